@@ -1,0 +1,185 @@
+"""The catalog: tables, their columns and types, as the user's schema document declares them.
+
+Accepted shapes (JSON or YAML; see docs/schema.md):
+
+* flat: ``{"db.sales.orders": {"id": "int", "amount": "decimal(10,2)"}}``
+* nested: ``{"db": {"sales": {"orders": {"id": "int"}}}}``
+* a document with a ``tables:`` key holding either of the above (other top-level keys
+  are reserved for policies and checks);
+* a column may be ``name: type``, a list of names (types unknown), or ``name: {type: …}``.
+
+Names are matched the way SQL engines resolve them: the query's identifiers are normalised
+by the dialect, then matched case-insensitively unless two declared names differ only by
+case.  Answers spell tables and columns as the schema does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import AmbiguousTableError, SchemaError
+from .ir.origin import Origin
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    name: str
+    type: str | None = None
+    spec: Mapping[str, Any] | None = None  # the column's full declaration, when it is a mapping
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A catalog table.  ``name`` is the dotted name as the schema spells it."""
+
+    name: str
+    parts: tuple[str, ...]
+    columns: tuple[Column, ...]
+    spec: Mapping[str, Any] | None = None
+    _index: dict[str, list[Column]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, list[Column]] = {}
+        for column in self.columns:
+            index.setdefault(column.name.lower(), []).append(column)
+        object.__setattr__(self, "_index", index)
+
+    def column(self, normalized: str) -> Column | None:
+        found = self._index.get(normalized.lower())
+        if not found:
+            return None
+        if len(found) == 1:
+            return found[0]
+        for column in found:
+            if column.name == normalized:
+                return column
+        return found[0]
+
+
+class Catalog:
+    """Tables by name; lookups match a query's (possibly partial) dotted name by suffix."""
+
+    __slots__ = ("_by_last", "tables", "document")
+
+    def __init__(self, tables: list[Table], document: Mapping[str, Any] | None = None):
+        self.tables = tables
+        self.document = document or {}
+        self._by_last: dict[str, list[Table]] = {}
+        for table in tables:
+            self._by_last.setdefault(table.parts[-1].lower(), []).append(table)
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, Any] | None, *, source: str = "schema") -> "Catalog":
+        if mapping is None:
+            return cls([])
+        if isinstance(mapping, Catalog):
+            return mapping
+        if not isinstance(mapping, Mapping):
+            raise SchemaError(f"{source}: expected a mapping of table names to columns, got {type(mapping).__name__}")
+        document: Mapping[str, Any] = {}
+        if "tables" in mapping and isinstance(mapping["tables"], Mapping) and not _is_column_map(mapping):
+            document = mapping
+            mapping = mapping["tables"]
+        tables: list[Table] = []
+        _collect_tables(mapping, (), tables, source)
+        return cls(tables, document)
+
+    def lookup(self, parts: tuple[str, ...], origin: Origin | None = None) -> Table | None:
+        """The table whose dotted name ends with ``parts`` (already dialect-normalised)."""
+        candidates = self._by_last.get(parts[-1].lower())
+        if not candidates:
+            return None
+        wanted = tuple(p.lower() for p in parts)
+        matches = [t for t in candidates if tuple(p.lower() for p in t.parts[-len(wanted):]) == wanted]
+        if len(matches) <= 1:
+            return matches[0] if matches else None
+        exact = [t for t in matches if t.parts[-len(parts):] == parts]
+        if len(exact) == 1:
+            return exact[0]
+        # A shorter declared name that equals the query's name wins over longer ones it suffixes.
+        whole = [t for t in matches if len(t.parts) == len(parts)]
+        if len(whole) == 1:
+            return whole[0]
+        raise AmbiguousTableError(".".join(parts), sorted(t.name for t in matches), origin)
+
+
+def _is_column_spec(value: Any) -> bool:
+    return value is None or isinstance(value, str) or (isinstance(value, Mapping) and "type" in value)
+
+
+def _is_column_map(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) or (
+        isinstance(value, Mapping) and all(_is_column_spec(v) for v in value.values())
+    )
+
+
+def _collect_tables(node: Mapping[str, Any], prefix: tuple[str, ...], out: list[Table], source: str) -> None:
+    for key, value in node.items():
+        if not isinstance(key, str) or not key:
+            raise SchemaError(f"{source}: table names must be non-empty strings, got {key!r}")
+        parts = prefix + tuple(key.split("."))
+        if isinstance(value, Mapping) and "columns" in value and _is_column_map(value["columns"]):
+            out.append(Table(".".join(parts), parts, _columns(value["columns"], parts, source), value))
+        elif _is_column_map(value):
+            out.append(Table(".".join(parts), parts, _columns(value, parts, source)))
+        elif isinstance(value, Mapping):
+            _collect_tables(value, parts, out, source)
+        else:
+            raise SchemaError(
+                f"{source}: '{'.'.join(parts)}' must map column names to types, got {type(value).__name__}"
+            )
+
+
+def _columns(value: Any, parts: tuple[str, ...], source: str) -> tuple[Column, ...]:
+    if isinstance(value, (list, tuple)):
+        names = value
+        if not all(isinstance(n, str) for n in names):
+            raise SchemaError(f"{source}: columns of '{'.'.join(parts)}' must be names")
+        return tuple(Column(n) for n in names)
+    columns = []
+    for name, spec in value.items():
+        if isinstance(spec, Mapping):
+            type_ = spec.get("type")
+            columns.append(Column(str(name), _type_name(type_), spec))
+        else:
+            columns.append(Column(str(name), _type_name(spec)))
+    return tuple(columns)
+
+
+def _type_name(value: Any) -> str | None:
+    if value is None:
+        return None
+    return " ".join(str(value).split()).upper()
+
+
+def load_schema(path: str | Path) -> Catalog:
+    """Read a schema document (JSON or YAML) from ``path``."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SchemaError(f"schema file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SchemaError(f"cannot read schema file {path}: {error}") from None
+    return Catalog.from_mapping(parse_schema_text(text, str(path)), source=f"schema file {path}")
+
+
+def parse_schema_text(text: str, source: str) -> Any:
+    if source.endswith(".json"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            raise SchemaError(f"{source} is not valid JSON: {error}") from None
+    import yaml  # JSON is YAML too, so this also reads .json files saved under other names
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or "syntax error"
+        raise SchemaError(f"{source} is not valid YAML or JSON{where}: {problem}") from None

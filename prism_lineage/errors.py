@@ -1,0 +1,120 @@
+"""Typed errors.  Each carries what is wrong, where, and the CLI exit code it maps to.
+
+Exit codes (also in docs/cli.md):
+
+====  ===========================================================
+ 0    success
+ 2    usage: bad arguments, unknown dialect, value out of range
+ 3    input could not be read: missing file, unreadable schema
+ 4    the SQL (or plan) could not be parsed
+ 5    a name could not be resolved: unknown or ambiguous column/table
+ 6    the statement is invalid: e.g. set operation column counts differ
+ 70   internal error (a bug: please report it with the input)
+====  ===========================================================
+"""
+
+from __future__ import annotations
+
+from .ir.origin import Origin
+
+
+class PrismError(Exception):
+    """Base of every error prism_lineage raises on bad input."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, origin: Origin | None = None):
+        super().__init__(message)
+        self.message = message
+        self.origin = origin
+
+    @property
+    def line(self) -> int | None:
+        return self.origin.line if self.origin else None
+
+    @property
+    def column(self) -> int | None:
+        return self.origin.column if self.origin else None
+
+    def __str__(self) -> str:
+        if self.origin is None:
+            return self.message
+        where = f"statement {self.origin.statement + 1}, " if self.origin.statement else ""
+        return f"{self.message} (at {where}line {self.origin.line}, column {self.origin.column})"
+
+
+class UsageError(PrismError):
+    """A caller passed an argument that cannot be used (unknown dialect, bad option)."""
+
+    exit_code = 2
+
+
+class UnknownDialectError(UsageError):
+    def __init__(self, dialect: str, known: list[str]):
+        super().__init__(f"unknown dialect '{dialect}'; known dialects: {', '.join(known)}")
+        self.dialect = dialect
+
+
+class InputError(PrismError):
+    """An input file or document could not be read."""
+
+    exit_code = 3
+
+
+class SchemaError(InputError):
+    """The schema document is unreadable or malformed."""
+
+
+class ParseError(PrismError):
+    """The SQL text could not be parsed."""
+
+    exit_code = 4
+
+
+class ResolutionError(PrismError):
+    """A name in the query could not be resolved."""
+
+    exit_code = 5
+
+
+class UnknownColumnError(ResolutionError):
+    def __init__(self, column: str, *, table: str | None, available: list[str], origin: Origin | None):
+        where = f" of {table}" if table else ""
+        shown = ", ".join(available[:12]) + (", …" if len(available) > 12 else "")
+        hint = f"; available: {shown}" if available else ""
+        super().__init__(f"unknown column '{column}'{where}{hint}", origin=origin)
+        self.column = column
+        self.table = table
+        self.available = available
+
+
+class AmbiguousColumnError(ResolutionError):
+    def __init__(self, column: str, candidates: list[str], origin: Origin | None):
+        super().__init__(
+            f"ambiguous column '{column}': could be {' or '.join(candidates)}", origin=origin
+        )
+        self.column = column
+        self.candidates = candidates
+
+
+class UnknownTableError(ResolutionError):
+    def __init__(self, name: str, available: list[str], origin: Origin | None):
+        hint = f"; tables in scope: {', '.join(available)}" if available else ""
+        super().__init__(f"unknown table or alias '{name}'{hint}", origin=origin)
+        self.name = name
+        self.available = available
+
+
+class AmbiguousTableError(ResolutionError):
+    def __init__(self, name: str, candidates: list[str], origin: Origin | None):
+        super().__init__(
+            f"ambiguous table '{name}': the schema has {' and '.join(candidates)}", origin=origin
+        )
+        self.name = name
+        self.candidates = candidates
+
+
+class InvalidStatementError(PrismError):
+    """The statement parses but cannot be valid (e.g. set operation arity mismatch)."""
+
+    exit_code = 6

@@ -1,0 +1,53 @@
+"""``explain``: for every output field of every statement, the base columns it depends on."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from ..catalog import Catalog
+from ..frontends.sql import lower_sql
+from ..ir import Statement
+from ..lineage.graph import LineageGraph
+from .answer import answer_statement
+from .models import Explanation, FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
+
+__all__ = [
+    "explain", "explain_statements", "lineage_graphs", "Explanation", "StatementAnswer", "FieldAnswer",
+    "SourceColumn", "UncertainItem",
+]
+
+# Generated SQL nests deeply (CTE chains of hundreds); lowering and lineage recurse per level.
+_RECURSION_LIMIT = 20_000
+
+
+def lower(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
+          *, file: str | None = None) -> list[Statement]:
+    """Lower SQL text into IR statements."""
+    if sys.getrecursionlimit() < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)
+    catalog = schema if isinstance(schema, Catalog) else Catalog.from_mapping(schema)
+    return lower_sql(sql, catalog=catalog, dialect=dialect, file=file)
+
+
+def explain_statements(statements: list[Statement]) -> Explanation:
+    answers = [answer_statement(s, LineageGraph.of(s)) for s in statements]
+    return Explanation.model_construct(statements=answers)
+
+
+def explain(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
+            *, file: str | None = None) -> Explanation:
+    """Explain every output field of every statement in ``sql``.
+
+    ``schema`` maps table names (possibly dotted) to ``{column: type}`` (see docs/schema.md);
+    tables not in it are read schema-less.  ``dialect`` is any dialect sqlglot reads.
+    Raises a ``PrismError`` subclass (``ParseError``, ``AmbiguousColumnError`` …) on bad input.
+    """
+    return explain_statements(lower(sql, schema, dialect, file=file))
+
+
+def lineage_graphs(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
+                   *, file: str | None = None) -> list[LineageGraph]:
+    """The plan-level lineage graph of every statement in ``sql``."""
+    return [LineageGraph.of(s) for s in lower(sql, schema, dialect, file=file)]

@@ -1,0 +1,48 @@
+"""Turning a statement's plan-level lineage into the end-to-end answer of ``explain``."""
+
+from __future__ import annotations
+
+from ..ir import Statement
+from ..lineage.edges import column_name
+from ..lineage.graph import LineageGraph
+from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship
+from .models import FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
+
+
+def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnswer:
+    fields: list[FieldAnswer] = []
+    uncertain: list[UncertainItem] = []
+    seen_uncertain: set[tuple[str | None, str]] = set()
+
+    def note(field: str | None, reason: str) -> None:
+        if (field, reason) not in seen_uncertain:
+            seen_uncertain.add((field, reason))
+            uncertain.append(UncertainItem.model_construct(field=field, reason=reason))
+
+    for item in statement.uncertain:
+        note(item.field, item.reason)
+
+    root = statement.root
+    if root is not None:
+        if statement.writes is not None:
+            outputs = [(w.name, w.field) for w in statement.writes]
+        else:
+            outputs = [(f.name, f.id) for f in root.fields]
+        answers = graph.end_to_end.answer([target for _, target in outputs], root.id)
+        for (name, _), (values, indirect) in zip(outputs, answers):
+            sources = [
+                (Relationship.VALUE, column, found) for column, found in values.items()
+            ] + [(relationship, column, found) for (column, relationship), found in indirect.items()]
+            sources.sort(key=lambda s: (RELATIONSHIP_ORDER[s[0]], s[1]))
+            rendered = []
+            for relationship, column, (transformation, confidence, reason) in sources:
+                rendered.append(SourceColumn.model_construct(
+                    column=column_name(column), relationship=relationship.value,
+                    transformation=transformation.value, confidence=confidence.value,
+                ))
+                if confidence is not Confidence.EXACT:
+                    note(name, reason or f"lineage from {column_name(column)} is {confidence.value}")
+            fields.append(FieldAnswer.model_construct(name=name, sources=rendered))
+    return StatementAnswer.model_construct(
+        index=statement.index, kind=statement.kind, target=statement.target, fields=fields, uncertain=uncertain
+    )

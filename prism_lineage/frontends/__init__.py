@@ -1,0 +1,1 @@
+"""Frontends lower user input (SQL, dataframe plans, Substrait) into the Prism IR."""

@@ -1,0 +1,29 @@
+"""The SQL frontend: sqlglot parses, names are resolved against the catalog, the IR is built.
+
+Names are resolved while lowering (no separate ``qualify`` pass): the lowering already
+knows every scope, and resolving once is both faster and lets errors name the candidates.
+"""
+
+from __future__ import annotations
+
+from ...catalog import Catalog
+from ...ir import SourceText, Statement
+from .context import LoweringContext
+from .dialects import Normalizer, get_dialect, known_dialects
+from .parsing import parse_statements
+from .statements import lower_statement
+
+__all__ = ["lower_sql", "known_dialects"]
+
+
+def lower_sql(text: str, *, catalog: Catalog, dialect: str | None = None, file: str | None = None) -> list[Statement]:
+    """Parse ``text`` (one or more statements) and lower each statement into the IR."""
+    sql_dialect = get_dialect(dialect)
+    normalizer = Normalizer(sql_dialect)
+    source = SourceText(text, None, file)
+    statements = []
+    for index, node in enumerate(parse_statements(text, sql_dialect, source)):
+        ctx = LoweringContext(statement=index, text=source, catalog=catalog, normalizer=normalizer,
+                              dialect=sql_dialect)
+        statements.append(lower_statement(node, ctx))
+    return statements

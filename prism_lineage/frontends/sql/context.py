@@ -1,0 +1,83 @@
+"""State shared while one SQL statement is lowered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+from ...catalog import Catalog, Table
+from ...ir import Field, IdAllocator, Origin, Scan, SourceText, Uncertainty, field_id
+from .dialects import Normalizer
+
+
+@dataclass(slots=True)
+class ScanBuilder:
+    """A table read by the query.  Its ``Scan`` lists the columns the query reads (its
+    projection mask), so it is built once the whole SELECT has been resolved; columns are
+    added as the query names them.  ``declared`` holds the catalog's columns by position;
+    ``None`` means the table is read without a schema (then any name is accepted)."""
+
+    scan_id: str
+    table: str
+    origin: Origin | None
+    declared: Table | None = None
+    opaque_reason: str | None = None
+    columns: dict[str, Field] = field(default_factory=dict)
+
+    def column(self, name: str, type_: str | None = None) -> Field:
+        """The field for column ``name`` (spelled as the catalog spells it, if declared)."""
+        found = self.columns.get(name)
+        if found is None:
+            found = Field(field_id(self.scan_id, name), name, type_, self.origin)
+            self.columns[name] = found
+        return found
+
+    def declared_column(self, normalized: str) -> Field | None:
+        assert self.declared is not None
+        column = self.declared.column(normalized)
+        if column is None:
+            return None
+        return self.column(column.name, column.type)
+
+    def build(self) -> Scan:
+        fields = tuple(self.columns.values())
+        if self.declared is not None:
+            order = {c.name: i for i, c in enumerate(self.declared.columns)}
+            fields = tuple(sorted(fields, key=lambda f: order.get(f.name, len(order))))
+        return Scan(
+            self.scan_id,
+            self.origin,
+            self.table,
+            fields,
+            self.declared is not None,
+            self.opaque_reason,
+        )
+
+
+class LoweringContext:
+    """Ids, positions, names and findings of one statement being lowered."""
+
+    __slots__ = ("ids", "text", "catalog", "normalizer", "dialect", "uncertain", "statement")
+
+    def __init__(self, *, statement: int, text: SourceText, catalog: Catalog, normalizer: Normalizer, dialect):
+        self.statement = statement
+        self.ids = IdAllocator(f"s{statement}")
+        self.text = text
+        self.catalog = catalog
+        self.normalizer = normalizer
+        self.dialect = dialect
+        self.uncertain: list[Uncertainty] = []
+
+    def origin(self, node: exp.Expression | None) -> Origin | None:
+        """The span of the token that carries ``node``'s position, if the parser kept one."""
+        meta = node._meta if node is not None else None
+        if not meta or "start" not in meta:
+            return None
+        return self.text.span(meta["start"], meta["end"], self.statement)
+
+    def join(self, first: Origin | None, last: Origin | None) -> Origin | None:
+        return self.text.join(first, last)
+
+    def uncertain_about(self, reason: str, field_name: str | None = None, origin: Origin | None = None) -> None:
+        self.uncertain.append(Uncertainty(reason, field_name, origin))

@@ -1,0 +1,56 @@
+"""Dialect lookup and identifier normalisation, as the dialect's engine resolves names."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect, Dialects, NormalizationStrategy
+
+from ...errors import UnknownDialectError
+
+
+def known_dialects() -> list[str]:
+    return sorted(d.value for d in Dialects if d.value)
+
+
+def get_dialect(name: str | None) -> Dialect:
+    """The sqlglot dialect called ``name`` (``None`` or ``""``: sqlglot's default dialect)."""
+    try:
+        return Dialect.get_or_raise(name or None)
+    except (ValueError, KeyError):
+        raise UnknownDialectError(str(name), known_dialects()) from None
+
+
+class Normalizer:
+    """Normalises identifiers the way ``dialect`` resolves them (cheaply: no AST copies)."""
+
+    __slots__ = ("_fold", "_fold_quoted")
+
+    def __init__(self, dialect: Dialect):
+        strategy = dialect.normalization_strategy
+        upper = strategy in (NormalizationStrategy.UPPERCASE, NormalizationStrategy.CASE_INSENSITIVE_UPPERCASE)
+        fold = None if strategy is NormalizationStrategy.CASE_SENSITIVE else (str.upper if upper else str.lower)
+        self._fold = fold
+        insensitive = strategy in (
+            NormalizationStrategy.CASE_INSENSITIVE,
+            NormalizationStrategy.CASE_INSENSITIVE_UPPERCASE,
+        )
+        self._fold_quoted = fold if insensitive else None
+
+    def identifier(self, node: exp.Identifier) -> str:
+        fold = self._fold_quoted if node.args.get("quoted") else self._fold
+        name = node.this
+        return fold(name) if fold else name
+
+    def name(self, text: str, quoted: bool = False) -> str:
+        fold = self._fold_quoted if quoted else self._fold
+        return fold(text) if fold else text
+
+    def part(self, node: exp.Expression | str | None) -> str | None:
+        """Normalise an identifier-ish node (``Identifier``, ``Var``, ``Star``) or a string."""
+        if node is None:
+            return None
+        if isinstance(node, str):
+            return self.name(node)
+        if isinstance(node, exp.Identifier):
+            return self.identifier(node)
+        return self.name(node.name)

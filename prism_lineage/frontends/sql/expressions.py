@@ -1,0 +1,465 @@
+"""Lowering of SQL scalar expressions into IR expressions.
+
+The lowerer works for one SELECT (``SelectState``) in one of three modes:
+
+* ``ROWS``: over the FROM clause's rows (WHERE, ON, GROUP BY keys, aggregate arguments);
+* ``GROUPS``: after aggregation (select list, HAVING, ORDER BY, QUALIFY) — a group key written
+  again becomes a reference to the key, an aggregate call becomes a measure of the
+  ``Aggregate`` operator, a window call becomes a field of the ``Window`` operator;
+* ``WINDOW_INPUT``: inside a window call's arguments and specification — like ``GROUPS`` but a
+  nested window is an error.
+
+Without aggregation, ``GROUPS`` is ``ROWS`` plus window calls.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from ...errors import InvalidStatementError
+from ...ir import (
+    AggregateCall,
+    Call,
+    Expr,
+    FieldRef,
+    FrameBound,
+    FrameUnit,
+    Literal,
+    Origin,
+    SortKey,
+    Subquery,
+    SubqueryKind,
+    WindowCall,
+    WindowFrame,
+)
+from ...ir import types as T
+
+if TYPE_CHECKING:
+    from .select import SelectState
+
+
+class Mode(Enum):
+    ROWS = 1
+    GROUPS = 2
+    WINDOW_INPUT = 3
+
+
+_BOOLEAN_OPERATORS = (
+    exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.And, exp.Or, exp.Not, exp.Like, exp.ILike,
+    exp.Is, exp.In, exp.Between, exp.Exists, exp.NullSafeEQ, exp.NullSafeNEQ, exp.RegexpLike,
+)
+_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv)
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+_RANKING = {"row_number", "rank", "dense_rank", "ntile", "percent_rank", "cume_dist"}
+# Wrappers that qualify a function call without changing which inputs it reads.
+_WRAPPERS = (exp.IgnoreNulls, exp.RespectNulls, exp.HavingMax)
+_STRING_FUNCTIONS = (exp.Upper, exp.Lower, exp.Substring, exp.Trim, exp.Concat, exp.DPipe, exp.Initcap)
+
+_function_names: dict[type, str] = {}
+
+
+def function_name(node: exp.Expression) -> str:
+    """The lower-case name a function or operator node is known by."""
+    if isinstance(node, exp.Anonymous):
+        return str(node.name).lower()
+    cls = type(node)
+    name = _function_names.get(cls)
+    if name is None:
+        if issubclass(cls, exp.Func):
+            try:
+                name = cls.sql_name().lower()
+            except Exception:  # noqa: BLE001 - sqlglot raises AssertionError for nameless classes
+                name = cls.key
+        else:
+            name = cls.key
+        _function_names[cls] = name
+    return name
+
+
+class ExpressionLowerer:
+    """Lowers the expressions of one SELECT (see the module docstring)."""
+
+    __slots__ = ("state", "ctx", "scope")
+
+    def __init__(self, state: "SelectState"):
+        self.state = state
+        self.ctx = state.ctx
+        self.scope = state.scope
+
+    # --- entry points --------------------------------------------------------------------
+
+    def lower(self, node: exp.Expression, mode: Mode = Mode.ROWS) -> Expr:
+        state = self.state
+        if mode is not Mode.ROWS and state.aggregate is not None:
+            key = state.aggregate.match_key(node)
+            if key is not None:
+                return self._ref(key, self.ctx.origin(node) or self._span(node))
+        handler = _HANDLERS.get(type(node))
+        if handler is None:
+            handler = _handler_for(type(node))
+        return handler(self, node, mode)
+
+    def sort_key(self, node: exp.Ordered | exp.Expression, mode: Mode) -> SortKey:
+        if isinstance(node, exp.Ordered):
+            expr = self.lower(node.this, mode)
+            return SortKey(expr, bool(node.args.get("desc")), node.args.get("nulls_first"))
+        return SortKey(self.lower(node, mode))
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _ref(self, field, origin: Origin | None) -> FieldRef:
+        return FieldRef(self.ctx.ids.new("col", origin), origin, field.type, field.id)
+
+    def _span(self, node: exp.Expression) -> Origin | None:
+        """A span for nodes the parser kept no position for: from their first to last token."""
+        first = last = None
+        for child in node.walk():
+            meta = child._meta
+            if meta and "start" in meta:
+                if first is None or meta["start"] < first:
+                    first = meta["start"]
+                if last is None or meta["end"] > last:
+                    last = meta["end"]
+        if first is None:
+            return None
+        return self.ctx.text.span(first, last, self.ctx.statement)
+
+    def _call(self, name: str, args: list[Expr], node: exp.Expression, type_: T.DataType = None) -> Call:
+        origin = self.ctx.origin(node)
+        for arg in args:
+            if arg.origin is not None:
+                origin = self.ctx.join(origin, arg.origin)
+        return Call(self.ctx.ids.new("call", origin), origin, type_, name, tuple(args))
+
+    def _args(self, node: exp.Expression, mode: Mode) -> list[Expr]:
+        """Lower every expression argument of a node, in the order the parser stored them."""
+        out: list[Expr] = []
+        for value in node.args.values():
+            if isinstance(value, exp.Expression):
+                if not isinstance(value, (exp.DataType, exp.DataTypeParam)):
+                    out.append(self.lower(value, mode))
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, exp.Expression) and not isinstance(item, exp.DataType):
+                        out.append(self.lower(item, mode))
+        return out
+
+    # --- leaves --------------------------------------------------------------------------
+
+    def column(self, node: exp.Column, mode: Mode) -> Expr:
+        if isinstance(node.this, exp.Star):
+            raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or COUNT",
+                                        origin=self.ctx.origin(node.this))
+        origin = self.ctx.origin(node.this)
+        resolved = self.scope.resolve(node, origin)
+        if resolved is None:
+            alias = self.state.alias_expression(node)
+            if alias is None:
+                raise self.scope.unknown_column(node, origin)
+            key, expression = alias
+            self.state.expanding.add(key)
+            try:
+                return self.lower(expression, mode)
+            finally:
+                self.state.expanding.discard(key)
+        if mode is not Mode.ROWS and self.state.aggregate is not None:
+            return self.state.aggregate.bare_column(resolved, self)
+        return resolved
+
+    def literal(self, node: exp.Expression, mode: Mode) -> Expr:
+        origin = self.ctx.origin(node)
+        if isinstance(node, exp.Literal):
+            if node.is_string:
+                type_ = T.VARCHAR
+            else:
+                text = node.this
+                type_ = "INT" if text.isdigit() else "DECIMAL"
+            value = node.this
+        elif isinstance(node, exp.Boolean):
+            type_, value = T.BOOLEAN, "TRUE" if node.this else "FALSE"
+        elif isinstance(node, exp.Null):
+            type_, value = None, None
+        else:
+            type_, value = None, node.sql()
+        return Literal(self.ctx.ids.new("lit", origin), origin, type_, value)
+
+    def passthrough(self, node: exp.Expression, mode: Mode) -> Expr:
+        return self.lower(node.this, mode)
+
+    # --- operators and functions ---------------------------------------------------------
+
+    def binary(self, node: exp.Binary, mode: Mode) -> Expr:
+        right = node.expression
+        if isinstance(right, (exp.Any, exp.All)) and isinstance(node, _COMPARISONS):
+            query = right.this.this if isinstance(right.this, exp.Subquery) else right.this
+            if isinstance(query, exp.Query):
+                kind = SubqueryKind.ANY if isinstance(right, exp.Any) else SubqueryKind.ALL
+                needle = self.lower(node.this, mode)
+                return self._subquery(kind, query, node, needle=needle, operator=node.key)
+        left_expr = self.lower(node.this, mode)
+        right_expr = self.lower(right, mode)
+        if isinstance(node, _BOOLEAN_OPERATORS):
+            type_ = T.BOOLEAN
+        elif isinstance(node, _ARITHMETIC):
+            type_ = T.wider_numeric(left_expr.type, right_expr.type)
+        elif isinstance(node, exp.DPipe):
+            type_ = T.VARCHAR
+        else:
+            type_ = None
+        return self._call(node.key, [left_expr, right_expr], node, type_)
+
+    def function(self, node: exp.Expression, mode: Mode) -> Expr:
+        if isinstance(node, exp.AggFunc) and not isinstance(node, exp.Anonymous):
+            return self.aggregate(node, mode)
+        if isinstance(node, exp.Anonymous) and self.state.is_aggregate_name(node):
+            return self.aggregate(node, mode)
+        args = self._args(node, mode)
+        return self._call(function_name(node), args, node, _result_type(node, args))
+
+    def cast(self, node: exp.Cast, mode: Mode) -> Expr:
+        arg = self.lower(node.this, mode)
+        to = node.args.get("to")
+        type_ = to.sql(dialect=self.ctx.dialect).upper() if to is not None else None
+        name = "try_cast" if isinstance(node, exp.TryCast) or node.args.get("safe") else "cast"
+        return self._call(name, [arg], node, type_)
+
+    def case(self, node: exp.Case, mode: Mode) -> Expr:
+        args = self._args(node, mode)
+        ifs = node.args.get("ifs") or []
+        type_ = None
+        for branch in args:
+            if branch.type is not None and not isinstance(branch, Literal):
+                type_ = branch.type
+                break
+        if type_ is None and ifs:
+            type_ = None
+        return self._call("case", args, node, type_)
+
+    def in_(self, node: exp.In, mode: Mode) -> Expr:
+        query = node.args.get("query")
+        if query is not None:
+            inner = query.this if isinstance(query, exp.Subquery) else query
+            needle = self.lower(node.this, mode)
+            return self._subquery(SubqueryKind.IN, inner, node, needle=needle)
+        args = self._args(node, mode)
+        return self._call("in", args, node, T.BOOLEAN)
+
+    def exists(self, node: exp.Exists, mode: Mode) -> Expr:
+        query = node.this.this if isinstance(node.this, exp.Subquery) else node.this
+        return self._subquery(SubqueryKind.EXISTS, query, node)
+
+    def scalar_subquery(self, node: exp.Expression, mode: Mode) -> Expr:
+        query = node.this if isinstance(node, exp.Subquery) else node
+        return self._subquery(SubqueryKind.SCALAR, query, node)
+
+    def _subquery(
+        self,
+        kind: SubqueryKind,
+        query: exp.Expression,
+        node: exp.Expression,
+        *,
+        needle: Expr | None = None,
+        operator: str | None = None,
+    ) -> Expr:
+        relation = self.state.lower_subquery(query)
+        if kind is SubqueryKind.SCALAR and len(relation.fields) != 1:
+            raise InvalidStatementError(
+                f"a scalar subquery must return one column, this one returns {len(relation.fields)}",
+                origin=relation.origin,
+            )
+        origin = self.ctx.join(needle.origin if needle else None, relation.origin) or self.ctx.origin(node)
+        type_ = relation.fields[0].type if kind is SubqueryKind.SCALAR else T.BOOLEAN
+        return Subquery(self.ctx.ids.new("subquery", origin), origin, type_, kind, relation, needle, operator)
+
+    # --- aggregates and windows ----------------------------------------------------------
+
+    def aggregate(self, node: exp.Expression, mode: Mode, *, filter_: exp.Expression | None = None) -> Expr:
+        if mode is Mode.ROWS or self.state.aggregate is None:
+            raise InvalidStatementError(
+                f"aggregate function {function_name(node).upper()} is not allowed here",
+                origin=self.ctx.origin(node),
+            )
+        return self.state.aggregate.measure(node, self, filter_=filter_)
+
+    def aggregate_call(self, node: exp.Expression, *, filter_: exp.Expression | None, mode: Mode) -> AggregateCall:
+        """The IR call for an aggregate function node, arguments lowered in ``mode``."""
+        name = function_name(node)
+        distinct = False
+        star = False
+        order_by: tuple[SortKey, ...] = ()
+        args: list[Expr] = []
+        for key, value in node.args.items():
+            items = value if isinstance(value, list) else [value]
+            for item in items:
+                if not isinstance(item, exp.Expression) or isinstance(item, exp.DataType):
+                    continue
+                if isinstance(item, exp.Star):
+                    star = True
+                elif isinstance(item, exp.Distinct):
+                    distinct = True
+                    args.extend(self.lower(e, mode) for e in item.expressions)
+                elif isinstance(item, exp.Order):
+                    if item.this is not None:
+                        args.append(self.lower(item.this, mode))
+                    order_by += tuple(self.sort_key(o, mode) for o in item.expressions)
+                else:
+                    args.append(self.lower(item, mode))
+        filter_expr = self.lower(filter_.this if isinstance(filter_, exp.Where) else filter_, mode) if filter_ else None
+        origin = self.ctx.origin(node)
+        for arg in args:
+            origin = self.ctx.join(origin, arg.origin)
+        type_ = _aggregate_type(name, args)
+        return AggregateCall(
+            self.ctx.ids.new("agg", origin), origin, type_, name, tuple(args), distinct, filter_expr, order_by, star
+        )
+
+    def filtered_aggregate(self, node: exp.Filter, mode: Mode) -> Expr:
+        return self.aggregate(node.this, mode, filter_=node.expression)
+
+    def within_group(self, node: exp.WithinGroup, mode: Mode) -> Expr:
+        return self.aggregate(node, mode)
+
+    def window(self, node: exp.Window, mode: Mode) -> Expr:
+        if mode is not Mode.GROUPS:
+            raise InvalidStatementError("window functions are not allowed here", origin=self._span(node))
+        return self.state.window_call(node, self)
+
+    def window_call(self, node: exp.Window, spec: exp.Window | None) -> WindowCall:
+        """The IR window call of ``node`` (``spec``: the named window it refers to, if any)."""
+        mode = Mode.WINDOW_INPUT
+        function_node = node.this
+        filter_ = None
+        while isinstance(function_node, (*_WRAPPERS, exp.Filter)):
+            if isinstance(function_node, exp.Filter):
+                filter_ = function_node.expression
+            function_node = function_node.this
+        if isinstance(function_node, exp.AggFunc) or self.state.is_aggregate_name(function_node):
+            function: Expr = self.aggregate_call(function_node, filter_=filter_, mode=mode)
+        else:
+            args = self._args(function_node, mode)
+            name = function_name(function_node)
+            function = self._call(name, args, function_node, T.BIGINT if name in _RANKING else _result_type(function_node, args))
+        partition: list[Expr] = []
+        order: list[SortKey] = []
+        frame = None
+        for source in (spec, node):
+            if source is None:
+                continue
+            partition.extend(self.lower(p, mode) for p in source.args.get("partition_by") or [])
+            order_node = source.args.get("order")
+            if order_node is not None:
+                order.extend(self.sort_key(o, mode) for o in order_node.expressions)
+            if source.args.get("spec") is not None:
+                frame = self._frame(source.args["spec"], mode)
+        origin = self.ctx.join(function.origin, self._span(node) if not partition and not order else
+                               (order[-1].expr.origin if order else partition[-1].origin))
+        return WindowCall(
+            self.ctx.ids.new("window", origin), origin, function.type, function, tuple(partition), tuple(order), frame
+        )
+
+    def _frame(self, spec: exp.WindowSpec, mode: Mode) -> WindowFrame:
+        unit = FrameUnit(str(spec.args.get("kind") or "rows").lower())
+        return WindowFrame(
+            unit,
+            self._bound(spec.args.get("start"), spec.args.get("start_side"), mode),
+            self._bound(spec.args.get("end"), spec.args.get("end_side"), mode)
+            if spec.args.get("end") is not None
+            else None,
+        )
+
+    def _bound(self, value, side, mode: Mode) -> FrameBound:
+        side_text = str(side or "").lower()
+        if isinstance(value, str):
+            text = value.lower()
+            if "unbounded" in text:
+                return FrameBound("unbounded_" + (side_text or "preceding"))
+            return FrameBound("current")
+        if value is None:
+            return FrameBound("current")
+        return FrameBound(side_text or "preceding", self.lower(value, mode))
+
+    def unsupported_query(self, node: exp.Expression, mode: Mode) -> Expr:
+        return self.scalar_subquery(node, mode)
+
+
+def and_all(ctx, exprs: list[Expr]) -> Expr:
+    """``e1 AND e2 AND …`` (the conjuncts a clause was split into, joined back)."""
+    result = exprs[0]
+    for expr in exprs[1:]:
+        origin = ctx.join(result.origin, expr.origin)
+        result = Call(ctx.ids.new("call", origin), origin, T.BOOLEAN, "and", (result, expr))
+    return result
+
+
+def _result_type(node: exp.Expression, args: list[Expr]) -> T.DataType:
+    if isinstance(node, _BOOLEAN_OPERATORS):
+        return T.BOOLEAN
+    if isinstance(node, _STRING_FUNCTIONS):
+        return T.VARCHAR
+    if isinstance(node, (exp.Coalesce, exp.Abs, exp.Round, exp.Floor, exp.Ceil, exp.Greatest, exp.Least)):
+        return args[0].type if args else None
+    if isinstance(node, (exp.Extract, exp.Length)):
+        return "INT"
+    return None
+
+
+def _aggregate_type(name: str, args: list[Expr]) -> T.DataType:
+    if name in ("count", "count_if", "approx_distinct", "approx_count_distinct"):
+        return T.BIGINT
+    if name in ("avg", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop"):
+        return T.DOUBLE
+    if name in ("sum", "min", "max", "any_value", "first", "last") and args:
+        return args[0].type
+    return None
+
+
+def _handler_for(cls: type):
+    """Find (and cache) the handler of a node class from the families it belongs to.
+
+    sqlglot's classes list ``Expression`` before their family (``Binary``, ``Func``) in the
+    MRO, so families are tried in a fixed order instead of walking the MRO.
+    """
+    for base, handler in _BY_BASE:
+        if issubclass(cls, base):
+            _HANDLERS[cls] = handler
+            return handler
+    _HANDLERS[cls] = _generic
+    return _generic
+
+
+def _generic(self: ExpressionLowerer, node: exp.Expression, mode: Mode) -> Expr:
+    args = self._args(node, mode)
+    return self._call(function_name(node), args, node, _result_type(node, args))
+
+
+_L = ExpressionLowerer
+_HANDLERS: dict[type, object] = {
+    exp.Column: _L.column,
+    exp.Literal: _L.literal,
+    exp.Boolean: _L.literal,
+    exp.Null: _L.literal,
+    exp.Var: _L.literal,
+    exp.Identifier: _L.literal,
+    exp.Placeholder: _L.literal,
+    exp.Parameter: _L.literal,
+    exp.SessionParameter: _L.literal,
+    exp.Paren: _L.passthrough,
+    exp.Alias: _L.passthrough,
+    exp.Cast: _L.cast,
+    exp.TryCast: _L.cast,
+    exp.Case: _L.case,
+    exp.In: _L.in_,
+    exp.Exists: _L.exists,
+    exp.Subquery: _L.scalar_subquery,
+    exp.Select: _L.unsupported_query,
+    exp.Window: _L.window,
+    exp.Filter: _L.filtered_aggregate,
+    exp.WithinGroup: _L.within_group,
+}
+_BY_BASE: tuple[tuple[type, object], ...] = (
+    (exp.Binary, _L.binary),
+    (exp.Func, _L.function),
+)

@@ -1,0 +1,35 @@
+"""Parsing SQL text with sqlglot, turning its errors into ``ParseError`` with a position."""
+
+from __future__ import annotations
+
+import sqlglot.errors as sqlglot_errors
+from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
+
+from ...errors import ParseError
+from ...ir import Origin, SourceText
+
+
+def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[exp.Expression]:
+    """Every statement of ``text`` (empty statements between semicolons are dropped)."""
+    try:
+        parsed = dialect.parse(text)
+    except sqlglot_errors.ParseError as error:
+        raise _parse_error(error, source) from None
+    except sqlglot_errors.TokenError as error:
+        raise ParseError(f"cannot read the SQL text: {error}") from None
+    return [statement for statement in parsed if statement is not None]
+
+
+def _parse_error(error: sqlglot_errors.ParseError, source: SourceText) -> ParseError:
+    details = error.errors[0] if error.errors else {}
+    description = str(details.get("description") or error).split("\n")[0]
+    line, column = details.get("line"), details.get("col")
+    near = (details.get("highlight") or "").strip()
+    message = f"cannot parse the SQL: {description}"
+    if near:
+        message += f" near '{near}'"
+    origin = None
+    if line is not None and column is not None:
+        origin = Origin(int(line), int(column), int(line), int(column), None, source.file)
+    return ParseError(message, origin=origin)

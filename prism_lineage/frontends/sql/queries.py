@@ -1,0 +1,583 @@
+"""Lowering of queries: SELECT blocks, set operations, VALUES, CTEs and FROM clauses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+from ...errors import InvalidStatementError, UnknownColumnError
+from ...ir import (
+    Call,
+    CteRef,
+    Expr,
+    Field,
+    FieldRef,
+    Join,
+    JoinKind,
+    Limit,
+    Literal,
+    Origin,
+    RecursiveCte,
+    RecursiveRef,
+    Relation,
+    SetKind,
+    SetOperation,
+    Sort,
+    SortKey,
+    Values,
+    field_id,
+)
+from ...ir.expressions import Subquery, children
+from .context import LoweringContext, ScanBuilder
+from .expressions import ExpressionLowerer, and_all
+from .scope import Scope, Source
+from .select import SelectState, lower_select
+
+
+# --- common table expressions -------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class CteDef:
+    """A ``WITH name [(columns)] AS (query)``: lowered on first reference, then shared."""
+
+    name: str
+    node: exp.CTE
+    env: "CteEnv"  # what the definition itself can see
+    columns: list[str]
+    recursive: bool
+    relation: Relation | None = None
+    # While a recursive CTE's recursive term is lowered: its id and fields.
+    recursive_target: tuple[str, tuple[Field, ...]] | None = None
+
+
+@dataclass(slots=True, eq=False)
+class CteEnv:
+    parent: "CteEnv | None" = None
+    defs: dict[str, CteDef] = field(default_factory=dict)
+
+    def lookup(self, name: str) -> CteDef | None:
+        env: CteEnv | None = self
+        key = name.lower()
+        while env is not None:
+            found = env.defs.get(key)
+            if found is not None:
+                return found
+            env = env.parent
+        return None
+
+
+# --- FROM clause --------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class FromItem:
+    build: Callable[[], Relation]
+    sources: list[Source]
+    kind: JoinKind = JoinKind.CROSS
+    conditions: list[Expr] = field(default_factory=list)
+    join_id: str | None = None
+    origin: Origin | None = None
+
+
+class FromClause:
+    """The items of a FROM clause; the join tree is built once the SELECT is resolved."""
+
+    __slots__ = ("ctx", "items", "owner")
+
+    def __init__(self, ctx: LoweringContext):
+        self.ctx = ctx
+        self.items: list[FromItem] = []
+        self.owner: dict[str, int] = {}  # relation id of a source → item position
+
+    def add(self, item: FromItem) -> None:
+        position = len(self.items)
+        self.items.append(item)
+        for source in item.sources:
+            self.owner[source.relation_id] = position
+
+    def place_join_predicate(self, predicate: Expr) -> bool:
+        """Put a WHERE conjunct relating two or more comma-joined items on their join.
+
+        ``FROM a, b WHERE a.k = b.k`` is how SQL wrote joins before ``JOIN … ON``: the
+        conjunct is the join's predicate, so it gives join lineage, not control lineage.
+        Conjuncts with subqueries or over outer-joined items stay filters.
+        """
+        if len(self.items) < 2:
+            return False
+        positions: set[int] = set()
+        stack = [predicate]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Subquery):
+                return False
+            if isinstance(node, FieldRef):
+                owner = self.owner.get(node.field.rpartition("#")[0])
+                if owner is None:
+                    return False
+                positions.add(owner)
+            stack.extend(children(node))
+        if len(positions) < 2:
+            return False
+        last = max(positions)
+        item = self.items[last]
+        if item.kind not in (JoinKind.CROSS, JoinKind.INNER):
+            return False
+        if item.kind is JoinKind.CROSS and item.conditions:
+            return False
+        item.kind = JoinKind.INNER
+        item.conditions.append(predicate)
+        return True
+
+    def build(self) -> Relation:
+        relation = self.items[0].build()
+        for item in self.items[1:]:
+            condition = and_all(self.ctx, item.conditions) if item.conditions else None
+            kind = item.kind
+            if kind is JoinKind.CROSS and condition is not None:
+                kind = JoinKind.INNER
+            assert item.join_id is not None
+            relation = Join(item.join_id, item.origin, kind, relation, item.build(), condition)
+        return relation
+
+
+_JOIN_KINDS = {
+    ("", ""): JoinKind.INNER,
+    ("", "INNER"): JoinKind.INNER,
+    ("", "CROSS"): JoinKind.CROSS,
+    ("LEFT", ""): JoinKind.LEFT,
+    ("LEFT", "OUTER"): JoinKind.LEFT,
+    ("RIGHT", ""): JoinKind.RIGHT,
+    ("RIGHT", "OUTER"): JoinKind.RIGHT,
+    ("FULL", ""): JoinKind.FULL,
+    ("FULL", "OUTER"): JoinKind.FULL,
+    ("", "SEMI"): JoinKind.SEMI,
+    ("LEFT", "SEMI"): JoinKind.SEMI,
+    ("", "ANTI"): JoinKind.ANTI,
+    ("LEFT", "ANTI"): JoinKind.ANTI,
+    ("", "OUTER"): JoinKind.FULL,
+}
+
+
+class QueryLowerer:
+    """Lowers the query expressions of one statement."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx: LoweringContext):
+        self.ctx = ctx
+
+    # --- queries -------------------------------------------------------------------------
+
+    def lower_query(self, node: exp.Expression, outer: Scope | None, env: CteEnv) -> Relation:
+        with_ = node.args.get("with_") or node.args.get("with")
+        if with_ is not None:
+            env = self._define_ctes(with_, env)
+        if isinstance(node, exp.Select):
+            return lower_select(node, self, outer, env)
+        if isinstance(node, exp.SetOperation):
+            return self._set_operation(node, outer, env)
+        if isinstance(node, exp.Subquery):
+            relation = self.lower_query(node.this, outer, env)
+            return self._order_and_limit(node, relation, outer, env)
+        if isinstance(node, exp.Values):
+            return self._values(node, outer, env, None)[0]
+        if isinstance(node, exp.Paren):
+            return self.lower_query(node.this, outer, env)
+        raise InvalidStatementError(
+            f"expected a query, found {node.key.upper()}", origin=self.ctx.origin(node)
+        )
+
+    def _set_operation(self, node: exp.SetOperation, outer: Scope | None, env: CteEnv) -> Relation:
+        ctx = self.ctx
+        left = self.lower_query(node.this, outer, env)
+        right = self.lower_query(node.expression, outer, env)
+        if len(left.fields) != len(right.fields):
+            raise InvalidStatementError(
+                f"each {node.key.upper()} query must have the same number of columns: "
+                f"{len(left.fields)} on the left, {len(right.fields)} on the right",
+                origin=ctx.join(left.origin, right.origin),
+            )
+        kind = SetKind(node.key)
+        distinct = node.args.get("distinct")
+        origin = ctx.join(left.origin, right.origin)
+        set_id = ctx.ids.new(kind.value, origin)
+        columns = tuple(
+            Field(field_id(set_id, i), l.name, l.type if l.type == r.type else None, l.origin)
+            for i, (l, r) in enumerate(zip(left.fields, right.fields))
+        )
+        relation: Relation = SetOperation(set_id, origin, kind, not distinct and distinct is not None,
+                                          left, right, columns)
+        return self._order_and_limit(node, relation, outer, env)
+
+    def _order_and_limit(self, node: exp.Expression, relation: Relation, outer: Scope | None,
+                         env: CteEnv) -> Relation:
+        """ORDER BY / LIMIT written after a set operation or a parenthesised query."""
+        order = node.args.get("order")
+        if order is not None:
+            keys = tuple(self._output_sort_key(o, relation) for o in order.expressions)
+            origin = self.ctx.join(keys[0].expr.origin, keys[-1].expr.origin)
+            relation = Sort(self.ctx.ids.new("sort", origin), origin, relation, keys)
+        return self.apply_limit(node, relation, outer, env)
+
+    def _output_sort_key(self, ordered: exp.Ordered, relation: Relation) -> SortKey:
+        ctx = self.ctx
+        target = ordered.this
+        fields = relation.fields
+        index = None
+        if isinstance(target, exp.Literal) and not target.is_string and target.this.isdigit():
+            index = int(target.this) - 1
+            if not 0 <= index < len(fields):
+                raise InvalidStatementError(
+                    f"ORDER BY position {index + 1} is not in the select list (1 to {len(fields)})",
+                    origin=ctx.origin(target),
+                )
+        elif isinstance(target, exp.Column):
+            name = ctx.normalizer.part(target.this).lower()
+            index = next((i for i, f in enumerate(fields) if f.name.lower() == name), None)
+            if index is None:
+                raise UnknownColumnError(name, table=None, available=[f.name for f in fields],
+                                         origin=ctx.origin(target.this))
+        if index is None:
+            raise InvalidStatementError(
+                "ORDER BY after a set operation must name an output column", origin=ctx.origin(target)
+            )
+        chosen = fields[index]
+        origin = ctx.origin(target.this if isinstance(target, exp.Column) else target)
+        ref = FieldRef(ctx.ids.new("col", origin), origin, chosen.type, chosen.id)
+        return SortKey(ref, bool(ordered.args.get("desc")), ordered.args.get("nulls_first"))
+
+    def apply_limit(self, node: exp.Expression, relation: Relation, outer: Scope | None, env: CteEnv) -> Relation:
+        limit = node.args.get("limit")
+        offset = node.args.get("offset")
+        if limit is None and offset is None:
+            return relation
+        scope = Scope(self.ctx, outer)
+        count = self._limit_value(limit, scope, env) if limit is not None else None
+        skip = self._limit_value(offset, scope, env) if offset is not None else None
+        origin = (count or skip).origin  # type: ignore[union-attr]
+        return Limit(self.ctx.ids.new("limit", origin), origin, relation, count, skip)
+
+    def _limit_value(self, node: exp.Expression, scope: Scope, env: CteEnv) -> Expr:
+        value = node.args.get("expression") or node.this if isinstance(node, (exp.Limit, exp.Offset, exp.Fetch)) else node
+        if isinstance(node, exp.Fetch):
+            value = node.args.get("count")
+        if value is None:
+            origin = self.ctx.origin(node)
+            return Literal(self.ctx.ids.new("lit", origin), origin, None, "ALL")
+        return ExpressionLowerer(SelectState(self.ctx, scope, self, env)).lower(value)
+
+    def _values(self, node: exp.Values, outer: Scope | None, env: CteEnv,
+                alias: exp.TableAlias | None) -> tuple[Values, list[str]]:
+        ctx = self.ctx
+        lowerer = ExpressionLowerer(SelectState(ctx, Scope(ctx, outer), self, env))
+        rows = []
+        for row in node.expressions:
+            values = row.expressions if isinstance(row, exp.Tuple) else [row]
+            rows.append(tuple(lowerer.lower(v) for v in values))
+        width = len(rows[0]) if rows else 0
+        if any(len(r) != width for r in rows):
+            raise InvalidStatementError("every VALUES row must have the same number of values",
+                                        origin=rows[0][0].origin if rows and rows[0] else None)
+        alias = alias or node.args.get("alias")
+        names = [ctx.normalizer.part(c) for c in (alias.columns if alias is not None else [])]
+        names += [f"column{i + 1}" for i in range(len(names), width)]
+        origin = ctx.join(rows[0][0].origin, rows[-1][-1].origin) if rows and width else ctx.origin(node)
+        values_id = ctx.ids.new("values", origin)
+        columns = tuple(
+            Field(field_id(values_id, i), names[i], rows[0][i].type if rows else None, origin) for i in range(width)
+        )
+        return Values(values_id, origin, columns, tuple(rows)), names
+
+    # --- CTEs ----------------------------------------------------------------------------
+
+    def _define_ctes(self, with_: exp.With, env: CteEnv) -> CteEnv:
+        recursive = bool(with_.args.get("recursive"))
+        new_env = CteEnv(env)
+        for cte in with_.expressions:
+            alias = cte.args.get("alias")
+            name = self.ctx.normalizer.part(alias.this if alias is not None else cte.alias)
+            columns = [self.ctx.normalizer.part(c) for c in (alias.columns if alias is not None else [])]
+            # A CTE sees the ones defined before it (and itself, if recursive): give it a
+            # snapshot of the environment so far.
+            definition_env = CteEnv(env, dict(new_env.defs))
+            definition = CteDef(name, cte, definition_env, columns, recursive)
+            if recursive:
+                definition_env.defs[name.lower()] = definition
+            new_env.defs[name.lower()] = definition
+        return new_env
+
+    def _cte_relation(self, definition: CteDef) -> Relation:
+        if definition.relation is not None:
+            return definition.relation
+        body = definition.node.this
+        if definition.recursive and isinstance(body, exp.Union) and _references(body.expression, definition.name, self.ctx):
+            relation = self._recursive_cte(definition, body)
+        else:
+            relation = self.lower_query(body, None, definition.env)
+        if definition.columns and len(definition.columns) != len(relation.fields):
+            raise InvalidStatementError(
+                f"CTE {definition.name} names {len(definition.columns)} columns but its query returns "
+                f"{len(relation.fields)}",
+                origin=relation.origin,
+            )
+        definition.relation = relation
+        return relation
+
+    def _recursive_cte(self, definition: CteDef, body: exp.Union) -> Relation:
+        ctx = self.ctx
+        anchor = self.lower_query(body.this, None, definition.env)
+        names = definition.columns or [f.name for f in anchor.fields]
+        origin = anchor.origin
+        cte_id = ctx.ids.new("recursive_cte", origin)
+        fields = tuple(Field(field_id(cte_id, i), names[i], f.type, f.origin) for i, f in enumerate(anchor.fields))
+        definition.recursive_target = (cte_id, fields)
+        try:
+            recursive = self.lower_query(body.expression, None, definition.env)
+        finally:
+            definition.recursive_target = None
+        if len(recursive.fields) != len(fields):
+            raise InvalidStatementError(
+                f"the recursive term of {definition.name} returns {len(recursive.fields)} columns, "
+                f"its anchor {len(fields)}",
+                origin=recursive.origin,
+            )
+        distinct = body.args.get("distinct")
+        return RecursiveCte(cte_id, origin, definition.name, anchor, recursive, not distinct, fields)
+
+    # --- FROM items ----------------------------------------------------------------------
+
+    def lower_from(self, node: exp.Select, scope: Scope, env: CteEnv) -> FromClause:
+        clause = FromClause(self.ctx)
+        from_ = node.args.get("from_") or node.args.get("from")
+        if from_ is None:
+            clause.add(FromItem(self._no_from(node), []))
+            return clause
+        self._add_item(clause, from_.this, None, scope, env)
+        for join in node.args.get("joins") or []:
+            self._add_item(clause, join.this, join, scope, env)
+        return clause
+
+    def _no_from(self, node: exp.Select) -> Callable[[], Relation]:
+        """``SELECT 1``: one row, no columns."""
+        origin = self.ctx.origin(node)
+        values = Values(self.ctx.ids.new("values", origin), origin, (), ((),))
+        return lambda: values
+
+    def _add_item(self, clause: FromClause, item: exp.Expression, join: exp.Join | None,
+                  scope: Scope, env: CteEnv) -> None:
+        ctx = self.ctx
+        if isinstance(item, exp.Table) and item.args.get("joins"):
+            # ``FROM (a JOIN b ON …)``: the parenthesised items join the clause directly.
+            bare = item.copy()
+            joins = bare.args.pop("joins")
+            bare.set("joins", None)
+            self._add_item(clause, bare, join, scope, env)
+            for inner in joins:
+                self._add_item(clause, inner.this, inner, scope, env)
+            return
+        if isinstance(item, exp.Subquery) and isinstance(item.this, exp.Table) and item.this.args.get("joins"):
+            self._add_item(clause, item.this, join, scope, env)
+            return
+        build, sources = self._source(item, scope, env, lateral=bool(join is not None and _is_lateral(join)))
+        entry = FromItem(build, sources)
+        if join is None:
+            for source in sources:
+                scope.add(source)
+            clause.add(entry)
+            return
+        side = str(join.args.get("side") or "").upper()
+        kind_text = str(join.args.get("kind") or "").upper()
+        entry.kind = _JOIN_KINDS.get((side, kind_text), JoinKind.INNER)
+        origin = ctx.origin(item.this if isinstance(item, exp.Table) else item) or sources[0].scan and sources[0].scan.origin
+        entry.origin = origin
+        entry.join_id = ctx.ids.new("join", origin)
+        using = join.args.get("using")
+        natural = str(join.args.get("method") or "").upper() == "NATURAL"
+        if using or natural:
+            self._using_join(entry, join, using, natural, scope)
+        else:
+            for source in sources:
+                scope.add(source)
+        on = join.args.get("on")
+        clause.add(entry)
+        if on is not None:
+            lowerer = ExpressionLowerer(SelectState(ctx, scope, self, env))
+            entry.conditions.append(lowerer.lower(on))
+            if entry.kind is JoinKind.CROSS:
+                entry.kind = JoinKind.INNER
+
+    def _using_join(self, entry: FromItem, join: exp.Join, using, natural: bool, scope: Scope) -> None:
+        ctx = self.ctx
+        right = entry.sources[0]
+        if natural:
+            if any(s.is_open for s in scope.sources) or right.is_open:
+                ctx.uncertain_about(
+                    f"NATURAL JOIN with {right.label}: a side's columns are not in the schema, so the "
+                    "join columns are unknown"
+                )
+                for source in entry.sources:
+                    scope.add(source)
+                return
+            left_names = {n.lower(): n for n in scope.star_names()}
+            names = [n for n in right.names() if n.lower() in left_names]
+        else:
+            names = [ctx.normalizer.part(u.this if isinstance(u, exp.Column) else u) for u in using]
+        merged = {}
+        for name in names:
+            origin = ctx.origin(join)
+            left_ref = scope.resolve(exp.column(name), origin)
+            if left_ref is None:
+                raise UnknownColumnError(name, table=None, available=scope.columns_in_scope(), origin=origin)
+            right_field = right.find(name) or (right.open_column(name) if right.is_open else None)
+            if right_field is None:
+                raise UnknownColumnError(name, table=right.label, available=right.names(), origin=origin)
+            right_ref = FieldRef(ctx.ids.new("col", origin), origin, right_field.type, right_field.id)
+            entry.conditions.append(
+                Call(ctx.ids.new("call", origin), origin, "BOOLEAN", "eq", (left_ref, right_ref))
+            )
+            merged[name] = _merged_column(ctx, entry.kind, left_ref, right_field)
+        scope.merge_using(names, merged, right)
+
+    def _source(self, item: exp.Expression, scope: Scope, env: CteEnv, *, lateral: bool):
+        """The relation builder and scope source(s) of one FROM item."""
+        ctx = self.ctx
+        norm = ctx.normalizer
+        alias_node = item.args.get("alias")
+        alias = norm.part(alias_node.this) if isinstance(alias_node, exp.TableAlias) and alias_node.this else None
+        column_aliases = [norm.part(c) for c in alias_node.columns] if isinstance(alias_node, exp.TableAlias) else []
+
+        if isinstance(item, exp.Table) and isinstance(item.this, exp.Identifier):
+            parts = tuple(norm.part(p) for p in item.parts)
+            origin = ctx.join(ctx.origin(item.parts[0]), ctx.origin(item.this))
+            if len(parts) == 1:
+                definition = env.lookup(parts[0])
+                if definition is not None:
+                    return self._cte_source(definition, alias or parts[0], column_aliases, origin)
+            table = ctx.catalog.lookup(parts, origin)
+            scan_id = ctx.ids.new("scan", origin)
+            name = table.name if table is not None else ".".join(parts)
+            builder = ScanBuilder(scan_id, name, origin, table)
+            source = Source(alias or parts[-1], name, scan_id, scan=builder, table_parts=table.parts if table else parts,
+                            aliased=alias is not None)
+            if column_aliases and table is not None:
+                return self._renamed(builder, source, column_aliases)
+            return builder.build, [source]
+        if isinstance(item, (exp.Subquery, exp.Lateral)) and isinstance(item.this, exp.Query | exp.Subquery):
+            inner = item.this
+            outer = scope if lateral or isinstance(item, exp.Lateral) else scope.outer
+            relation = self.lower_query(inner, outer, env)
+            return self._derived(relation, alias, column_aliases, item)
+        if isinstance(item, exp.Values):
+            relation, names = self._values(item, scope.outer, env, alias_node)
+            columns = list(zip(names, relation.fields))
+            source = Source(alias or "values", alias or "VALUES", relation.id, columns, aliased=alias is not None)
+            return (lambda: relation), [source]
+        return self._opaque(item, alias, column_aliases)
+
+    def _renamed(self, builder: ScanBuilder, source: Source, names: list[str]):
+        """``FROM t AS x(a, b)``: the table's columns by position, under new names."""
+        declared = builder.declared
+        assert declared is not None
+        columns = [(new, builder.column(c.name, c.type)) for new, c in zip(names, declared.columns)]
+        renamed = Source(source.alias, source.label, source.relation_id, columns, aliased=True)
+        return builder.build, [renamed]
+
+    def _derived(self, relation: Relation, alias: str | None, column_aliases: list[str], item: exp.Expression):
+        names = [f.name for f in relation.fields]
+        names = column_aliases + names[len(column_aliases):]
+        columns = []
+        star = None
+        for name, f in zip(names, relation.fields):
+            if f.name == "*" or f.name.endswith(".*"):
+                star = f
+            else:
+                columns.append((name, f))
+        source = Source(alias or "", alias or "subquery", relation.id, columns, aliased=True, star=star)
+        return (lambda: relation), [source]
+
+    def _cte_source(self, definition: CteDef, alias: str, column_aliases: list[str], origin: Origin | None):
+        ctx = self.ctx
+        if definition.recursive_target is not None:
+            cte_id, cte_fields = definition.recursive_target
+            ref_id = ctx.ids.new("recursive_ref", origin)
+            names = column_aliases + [f.name for f in cte_fields][len(column_aliases):]
+            fields = tuple(Field(field_id(ref_id, i), names[i], f.type, origin) for i, f in enumerate(cte_fields))
+            relation: Relation = RecursiveRef(ref_id, origin, definition.name, cte_id,
+                                              tuple(f.id for f in cte_fields), fields)
+        else:
+            body = self._cte_relation(definition)
+            ref_id = ctx.ids.new("cte", origin)
+            names = definition.columns or [f.name for f in body.fields]
+            names = column_aliases + names[len(column_aliases):]
+            fields = tuple(Field(field_id(ref_id, i), names[i], f.type, origin) for i, f in enumerate(body.fields))
+            relation = CteRef(ref_id, origin, definition.name, body, fields)
+        columns = []
+        star = None
+        for f in relation.fields:
+            if f.name == "*" or f.name.endswith(".*"):
+                star = f
+            else:
+                columns.append((f.name, f))
+        source = Source(alias, definition.name, relation.id, columns, aliased=True, star=star)
+        return (lambda: relation), [source]
+
+    def _opaque(self, item: exp.Expression, alias: str | None, column_aliases: list[str]):
+        """A FROM item the engine does not analyse (yet): its columns are unknown, said so."""
+        ctx = self.ctx
+        origin = ctx.origin(item) or _first_origin(ctx, item)
+        text = item.sql(dialect=ctx.dialect)
+        scan_id = ctx.ids.new("scan", origin)
+        reason = f"the FROM item {text} is not analysed: lineage through it is unknown"
+        builder = ScanBuilder(scan_id, alias or text, origin, None, reason)
+        source = Source(alias or text, alias or text, scan_id, scan=builder, aliased=True)
+        for name in column_aliases:
+            builder.column(name)
+        ctx.uncertain_about(reason, None, origin)
+        return builder.build, [source]
+
+
+def _merged_column(ctx: LoweringContext, kind: JoinKind, left_ref: Expr, right_field: Field):
+    """What an unqualified USING column means: the left value, the right one (RIGHT JOIN) or
+    either (FULL JOIN: COALESCE of both)."""
+
+    def build(origin: Origin | None) -> Expr:
+        right_ref = FieldRef(ctx.ids.new("col", origin), origin, right_field.type, right_field.id)
+        if kind is JoinKind.RIGHT:
+            return right_ref
+        left = _clone_ref(ctx, left_ref, origin)
+        if kind is JoinKind.FULL:
+            return Call(ctx.ids.new("call", origin), origin, left_ref.type, "coalesce", (left, right_ref))
+        return left
+
+    return build
+
+
+def _clone_ref(ctx: LoweringContext, ref: Expr, origin: Origin | None) -> Expr:
+    if isinstance(ref, FieldRef):
+        return FieldRef(ctx.ids.new("col", origin), origin, ref.type, ref.field)
+    return ref
+
+
+def _is_lateral(join: exp.Join) -> bool:
+    return isinstance(join.this, exp.Lateral)
+
+
+def _references(node: exp.Expression, name: str, ctx: LoweringContext) -> bool:
+    key = name.lower()
+    for table in node.find_all(exp.Table):
+        if isinstance(table.this, exp.Identifier) and not table.args.get("db") and \
+                ctx.normalizer.part(table.this).lower() == key:
+            return True
+    return False
+
+
+def _first_origin(ctx: LoweringContext, node: exp.Expression) -> Origin | None:
+    for child in node.walk():
+        origin = ctx.origin(child)
+        if origin is not None:
+            return origin
+    return None
+

@@ -1,0 +1,253 @@
+"""Name resolution: which field a column reference of the SQL text means.
+
+A ``Scope`` is the FROM clause of one SELECT: its sources (tables, derived tables, CTE
+references) by alias, the columns merged by ``USING``/``NATURAL`` joins, and the enclosing
+scope for correlated references.  Resolution follows the SQL rules: a qualified name looks up
+its table alias (innermost scope first), an unqualified one must match exactly one source of
+the innermost scope that has it; only when no schema knows the column is it given to a
+schema-less source — exactly when there is one, conservatively when there are several.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+from ...errors import AmbiguousColumnError, UnknownColumnError, UnknownTableError
+from ...ir import CandidateRef, Expr, Field, FieldRef, Origin, OuterRef
+from .context import LoweringContext, ScanBuilder
+
+
+@dataclass(slots=True, eq=False)
+class Source:
+    """One item of a FROM clause, as the rest of the query sees it.
+
+    A table read keeps a ``ScanBuilder`` (columns become fields when first named); a derived
+    table, CTE reference or VALUES list has fixed ``columns``.
+    """
+
+    alias: str
+    label: str  # how messages and answers name it (the table name, or the alias)
+    relation_id: str
+    columns: list[tuple[str, Field]] = field(default_factory=list)
+    scan: ScanBuilder | None = None
+    table_parts: tuple[str, ...] = ()  # normalised dotted name, for ``db.t.col`` qualifiers
+    aliased: bool = False
+    star: Field | None = None  # stands for the columns of an unknown schema
+    _index: dict[str, list[Field]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        index = self._index
+        for name, f in self.columns:
+            index.setdefault(name.lower(), []).append(f)
+
+    def find(self, name: str) -> Field | None:
+        scan = self.scan
+        if scan is not None:
+            return scan.declared_column(name) if scan.declared is not None else None
+        found = self._index.get(name.lower())
+        if not found:
+            return None
+        if len(found) > 1:
+            for candidate_name, f in self.columns:
+                if candidate_name == name:
+                    return f
+        return found[0]
+
+    def names(self) -> list[str]:
+        if self.scan is not None:
+            declared = self.scan.declared
+            return [c.name for c in declared.columns] if declared is not None else []
+        return [name for name, _ in self.columns]
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the source may have columns nobody declared."""
+        return (self.scan is not None and self.scan.declared is None) or self.star is not None
+
+    def open_column(self, name: str) -> Field:
+        if self.scan is not None and self.scan.declared is None:
+            return self.scan.column(name)
+        assert self.star is not None
+        return self.star
+
+    def star_items(self) -> list[tuple[str, Field]]:
+        scan = self.scan
+        if scan is not None:
+            if scan.declared is None:
+                return [("*", scan.column("*"))]
+            return [(c.name, scan.column(c.name, c.type)) for c in scan.declared.columns]
+        items = list(self.columns)
+        if self.star is not None:
+            items.append(("*", self.star))
+        return items
+
+    def matches_qualifier(self, parts: tuple[str, ...]) -> bool:
+        if len(parts) == 1:
+            return self.alias.lower() == parts[0].lower()
+        if self.aliased or len(parts) > len(self.table_parts):
+            return False
+        tail = self.table_parts[-len(parts):]
+        return all(a.lower() == b.lower() for a, b in zip(tail, parts))
+
+
+# A column of a ``USING`` / ``NATURAL`` join: builds the merged reference for an origin.
+MergedColumn = Callable[[Origin | None], Expr]
+
+
+class Scope:
+    __slots__ = ("ctx", "sources", "merged", "star_order", "outer", "select_aliases")
+
+    def __init__(self, ctx: LoweringContext, outer: "Scope | None" = None):
+        self.ctx = ctx
+        self.sources: list[Source] = []
+        self.merged: dict[str, MergedColumn] = {}
+        # What ``SELECT *`` expands to, in order: a source with the names a USING join merged
+        # away from it, or a merged column's name and builder.  Expanded only on demand, so a
+        # table read lists only the columns the query reads.
+        self.star_order: list[tuple[Source | str, frozenset[str] | MergedColumn]] = []
+        self.outer = outer
+        # Select-list aliases a clause may fall back to (set by the SELECT being lowered).
+        self.select_aliases: dict[str, exp.Expression] = {}
+
+    # --- building ------------------------------------------------------------------------
+
+    def add(self, source: Source) -> None:
+        self.sources.append(source)
+        self.star_order.append((source, frozenset()))
+
+    def merge_using(self, names: list[str], merged: dict[str, MergedColumn], right: Source) -> None:
+        """Record a USING join: merged columns come first in ``*``, once each."""
+        lowered = frozenset(n.lower() for n in names)
+        rest = [
+            (entry, target | lowered) if isinstance(entry, Source) else (entry, target)
+            for entry, target in self.star_order
+            if not (isinstance(entry, str) and entry.lower() in lowered)
+        ]
+        self.sources.append(right)
+        self.star_order = [(n, merged[n]) for n in names] + rest + [(right, lowered)]
+        for n in names:
+            self.merged[n.lower()] = merged[n]
+
+    def star_columns(self) -> list[tuple[str, "Field | MergedColumn"]]:
+        """What ``SELECT *`` expands to, in order (reading every column it names)."""
+        out: list[tuple[str, Field | MergedColumn]] = []
+        for entry, detail in self.star_order:
+            if isinstance(entry, Source):
+                out.extend((n, f) for n, f in entry.star_items() if n.lower() not in detail)
+            else:
+                out.append((entry, detail))
+        return out
+
+    def star_names(self) -> list[str]:
+        """The names ``SELECT *`` would produce, without reading the columns."""
+        out: list[str] = []
+        for entry, detail in self.star_order:
+            if isinstance(entry, Source):
+                out.extend(n for n in entry.names() if n.lower() not in detail)
+            else:
+                out.append(entry)
+        return out
+
+    # --- lookups -------------------------------------------------------------------------
+
+    def source(self, parts: tuple[str, ...]) -> Source | None:
+        for source in self.sources:
+            if source.matches_qualifier(parts):
+                return source
+        return None
+
+    def aliases(self) -> list[str]:
+        return [s.alias for s in self.sources]
+
+    def columns_in_scope(self) -> list[str]:
+        return [f"{s.alias}.{name}" for s in self.sources for name in s.names()]
+
+    def resolve(self, node: exp.Column, origin: Origin | None) -> Expr | None:
+        """Resolve a column reference, or return ``None`` when no scope knows it (the caller
+        may then try select-list aliases before giving up)."""
+        ctx = self.ctx
+        norm = ctx.normalizer
+        name = norm.part(node.this)
+        qualifier = tuple(norm.part(p) for p in node.parts[:-1])
+        if qualifier:
+            return self._resolve_qualified(qualifier, name, origin)
+        return self._resolve_unqualified(name, origin)
+
+    def _resolve_qualified(self, qualifier: tuple[str, ...], name: str, origin: Origin | None) -> Expr:
+        scope: Scope | None = self
+        depth = 0
+        while scope is not None:
+            source = scope.source(qualifier)
+            if source is not None:
+                found = source.find(name)
+                if found is None:
+                    if not source.is_open:
+                        raise UnknownColumnError(name, table=source.label, available=source.names(), origin=origin)
+                    found = source.open_column(name)
+                return self._ref(found, origin, depth)
+            scope = scope.outer
+            depth += 1
+        raise UnknownTableError(".".join(qualifier), self.aliases(), origin)
+
+    def _resolve_unqualified(self, name: str, origin: Origin | None) -> Expr | None:
+        scope: Scope | None = self
+        depth = 0
+        open_inner: list[tuple[Source, int]] = []
+        while scope is not None:
+            merged = scope.merged.get(name.lower())
+            if merged is not None:
+                return self._maybe_candidates(merged(origin), open_inner, name, origin, depth)
+            matches = [(s, f) for s in scope.sources if (f := s.find(name)) is not None]
+            if len(matches) > 1:
+                raise AmbiguousColumnError(name, [f"{s.alias}.{name}" for s, _ in matches], origin)
+            if matches:
+                found = self._ref(matches[0][1], origin, depth)
+                return self._maybe_candidates(found, open_inner, name, origin, depth)
+            open_inner.extend((s, depth) for s in scope.sources if s.is_open)
+            scope = scope.outer
+            depth += 1
+        if not open_inner:
+            return None
+        innermost = open_inner[0][1]
+        candidates = [(s, d) for s, d in open_inner if d == innermost]
+        if len(candidates) == 1:
+            source, d = candidates[0]
+            return self._ref(source.open_column(name), origin, d)
+        fields = tuple(s.open_column(name).id for s, _ in candidates)
+        labels = ", ".join(s.label for s, _ in candidates)
+        return CandidateRef(
+            self.ctx.ids.new("col", origin),
+            origin,
+            None,
+            fields,
+            f"column '{name}' is not in the schema and could come from any of {labels}",
+        )
+
+    def _maybe_candidates(
+        self, found: Expr, open_inner: list[tuple[Source, int]], name: str, origin: Origin | None, depth: int
+    ) -> Expr:
+        """A name found in an outer scope may still belong to a schema-less inner source."""
+        if not open_inner or not isinstance(found, (FieldRef, OuterRef)):
+            return found
+        fields = tuple(s.open_column(name).id for s, _ in open_inner) + (found.field,)
+        labels = ", ".join(s.label for s, _ in open_inner)
+        return CandidateRef(
+            self.ctx.ids.new("col", origin),
+            origin,
+            found.type,
+            fields,
+            f"column '{name}' may belong to {labels} (not in the schema) or to the enclosing query",
+        )
+
+    def _ref(self, target: Field, origin: Origin | None, depth: int) -> Expr:
+        expr_id = self.ctx.ids.new("col", origin)
+        if depth:
+            return OuterRef(expr_id, origin, target.type, target.id)
+        return FieldRef(expr_id, origin, target.type, target.id)
+
+    def unknown_column(self, node: exp.Column, origin: Origin | None) -> UnknownColumnError:
+        name = self.ctx.normalizer.part(node.this)
+        return UnknownColumnError(name, table=None, available=self.columns_in_scope(), origin=origin)

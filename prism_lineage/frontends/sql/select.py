@@ -1,0 +1,619 @@
+"""Lowering of one SELECT block into separate operators.
+
+Operators are stacked in SQL's evaluation order:
+
+    FROM/JOIN → Filter(WHERE) → Aggregate(GROUP BY) → Filter(HAVING) → Window
+    → Filter(QUALIFY) → Project(select list [+ sort keys not selected]) → Distinct
+    → Sort(ORDER BY) → Limit → Project(drop the extra sort keys)
+
+All expressions are resolved first and the operators built last, so a table read lists
+exactly the columns the whole query (including correlated subqueries) reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from ...errors import InvalidStatementError, UnknownTableError
+from ...ir import (
+    Aggregate,
+    AggregateCall,
+    Call,
+    Distinct,
+    Expr,
+    Field,
+    FieldRef,
+    Filter,
+    Limit,
+    Origin,
+    Project,
+    Relation,
+    Sort,
+    SortKey,
+    Window,
+    WindowCall,
+    field_id,
+)
+from .expressions import ExpressionLowerer, Mode, and_all, function_name
+from .scope import Scope
+
+if TYPE_CHECKING:
+    from .context import LoweringContext
+    from .queries import CteEnv, QueryLowerer
+
+# Functions sqlglot does not model as aggregates but engines do.
+_AGGREGATE_NAMES = frozenset(
+    {
+        "any_value", "arbitrary", "approx_distinct", "approx_count_distinct", "count_if", "listagg",
+        "string_agg", "median", "mode", "array_agg", "bool_and", "bool_or", "every", "bit_and",
+        "bit_or", "bit_xor", "collect_list", "collect_set", "percentile", "percentile_approx",
+        "approx_percentile", "approx_quantiles", "kurtosis", "skewness", "product", "first",
+        "last", "min_by", "max_by", "arg_min", "arg_max", "group_concat", "corr", "covar_pop",
+        "covar_samp", "regr_slope", "regr_intercept", "hll_count", "sum_distinct",
+    }
+)
+
+
+class AggregateState:
+    """Keys and measures of a SELECT's ``Aggregate`` operator, gathered while lowering."""
+
+    __slots__ = (
+        "id", "origin", "keys", "key_fields", "key_by_field", "complex_keys",
+        "measures", "measure_fields", "measure_by_ast", "grouping_sets",
+    )
+
+    def __init__(self, relation_id: str, origin: Origin | None):
+        self.id = relation_id
+        self.origin = origin
+        self.keys: list[Expr] = []
+        self.key_fields: list[Field] = []
+        self.key_by_field: dict[str, Field] = {}
+        self.complex_keys: dict[exp.Expression, Field] = {}
+        self.measures: list[AggregateCall] = []
+        self.measure_fields: list[Field] = []
+        self.measure_by_ast: dict[tuple, Field] = {}
+        self.grouping_sets: tuple[tuple[int, ...], ...] | None = None
+
+    def add_key(self, node: exp.Expression, expr: Expr, name: str) -> int:
+        if isinstance(expr, FieldRef) and expr.field in self.key_by_field:
+            return self.key_fields.index(self.key_by_field[expr.field])
+        if not isinstance(expr, FieldRef) and node in self.complex_keys:
+            return self.key_fields.index(self.complex_keys[node])
+        index = len(self.keys)
+        field = Field(field_id(self.id, index), name, expr.type, expr.origin)
+        self.keys.append(expr)
+        self.key_fields.append(field)
+        if isinstance(expr, FieldRef):
+            self.key_by_field[expr.field] = field
+        else:
+            self.complex_keys[node] = field
+        return index
+
+    def match_key(self, node: exp.Expression) -> Field | None:
+        """A key written again after GROUP BY (``GROUP BY a + 1 … SELECT a + 1``)."""
+        if not self.complex_keys or isinstance(node, (exp.Column, exp.Literal)):
+            return None
+        return self.complex_keys.get(node)
+
+    def bare_column(self, resolved: Expr, lowerer: ExpressionLowerer) -> Expr:
+        """A column read after grouping: a key, or (engines that allow it) any value of the group."""
+        if isinstance(resolved, FieldRef):
+            key = self.key_by_field.get(resolved.field)
+            if key is not None:
+                return FieldRef(resolved.id, resolved.origin, key.type, key.id)
+            call = AggregateCall(lowerer.ctx.ids.new("agg", resolved.origin), resolved.origin, resolved.type,
+                                 "any_value", (resolved,))
+            return self._add_measure(("any_value", resolved.field), call, lowerer)
+        return resolved
+
+    def measure(self, node: exp.Expression, lowerer: ExpressionLowerer, *, filter_) -> Expr:
+        key = (node, filter_)
+        found = self.measure_by_ast.get(key)
+        if found is None:
+            call = lowerer.aggregate_call(node, filter_=filter_, mode=Mode.ROWS)
+            return self._add_measure(key, call, lowerer)
+        origin = lowerer.ctx.origin(node)
+        return FieldRef(lowerer.ctx.ids.new("col", origin), origin, found.type, found.id)
+
+    def _add_measure(self, key: tuple, call: AggregateCall, lowerer: ExpressionLowerer) -> FieldRef:
+        # Measures are numbered apart from keys: a HAVING or ORDER BY may add measures before
+        # every key is known, and ids must not depend on that order.
+        field = Field(field_id(self.id, f"m{len(self.measures)}"), call.function, call.type, call.origin)
+        self.measures.append(call)
+        self.measure_fields.append(field)
+        self.measure_by_ast[key] = field
+        return FieldRef(lowerer.ctx.ids.new("col", call.origin), call.origin, field.type, field.id)
+
+    def build(self, input_: Relation) -> Aggregate:
+        return Aggregate(
+            self.id,
+            self.origin,
+            input_,
+            tuple(self.keys),
+            tuple(self.measures),
+            tuple(self.key_fields) + tuple(self.measure_fields),
+            self.grouping_sets,
+        )
+
+
+class WindowState:
+    """Window calls of a SELECT, gathered while lowering; built into one ``Window`` operator."""
+
+    __slots__ = ("id", "calls", "fields", "by_ast")
+
+    def __init__(self, relation_id: str):
+        self.id = relation_id
+        self.calls: list[WindowCall] = []
+        self.fields: list[Field] = []
+        self.by_ast: dict[exp.Expression, Field] = {}
+
+    def add(self, node: exp.Window, call: WindowCall) -> Field:
+        field = Field(field_id(self.id, len(self.calls)), function_name_of(call), call.type, call.origin)
+        self.calls.append(call)
+        self.fields.append(field)
+        self.by_ast[node] = field
+        return field
+
+
+def function_name_of(call: WindowCall) -> str:
+    function = call.function
+    return getattr(function, "function", "window")
+
+
+@dataclass(slots=True)
+class SelectItem:
+    name: str
+    node: exp.Expression | None  # None for star-expanded columns
+    expr: Expr | None = None  # set for star-expanded columns
+
+
+class SelectState:
+    """Everything lowering one SELECT needs: scope, CTEs and the operators being gathered."""
+
+    __slots__ = (
+        "ctx", "scope", "queries", "env", "aggregate", "windows", "named_windows",
+        "aliases", "expanding",
+    )
+
+    def __init__(self, ctx: "LoweringContext", scope: Scope, queries: "QueryLowerer", env: "CteEnv"):
+        self.ctx = ctx
+        self.scope = scope
+        self.queries = queries
+        self.env = env
+        self.aggregate: AggregateState | None = None
+        self.windows: WindowState | None = None
+        self.named_windows: dict[str, exp.Window] = {}
+        self.aliases: dict[str, exp.Expression] = {}
+        self.expanding: set[str] = set()  # aliases being expanded (no cycles)
+
+    def lower_subquery(self, query: exp.Expression) -> Relation:
+        return self.queries.lower_query(query, self.scope, self.env)
+
+    def is_aggregate_name(self, node: exp.Expression) -> bool:
+        return isinstance(node, exp.Anonymous) and function_name(node) in _AGGREGATE_NAMES
+
+    def alias_expression(self, node: exp.Column) -> tuple[str, exp.Expression] | None:
+        """The select-list expression an unresolvable bare name refers to, if any.
+
+        Many engines (DuckDB, Snowflake, BigQuery in GROUP BY, Spark …) let later clauses and
+        later select items use an earlier item's alias; engines that do not would have rejected
+        the query, so accepting it loses nothing.  Returns the alias key (to guard against
+        cycles while it is being expanded) and the expression.
+        """
+        if node.table:
+            return None
+        key = self.ctx.normalizer.part(node.this).lower()
+        found = self.aliases.get(key)
+        if found is None or key in self.expanding:
+            return None
+        return key, found
+
+    def window_call(self, node: exp.Window, lowerer: ExpressionLowerer) -> Expr:
+        if self.windows is None:
+            self.windows = WindowState(self.ctx.ids.new("window", self.ctx.origin(node.this)))
+        origin = lowerer._span(node)
+        found = self.windows.by_ast.get(node)
+        if found is None:
+            spec = None
+            name = node.args.get("alias")
+            if name is not None:
+                spec = self.named_windows.get(self.ctx.normalizer.part(name).lower())
+                if spec is None:
+                    raise InvalidStatementError(f"window '{name.name}' is not defined", origin=origin)
+            call = lowerer.window_call(node, spec)
+            found = self.windows.add(node, call)
+        return FieldRef(self.ctx.ids.new("col", origin), origin, found.type, found.id)
+
+
+# --- the SELECT block ---------------------------------------------------------------------
+
+
+def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None, env: "CteEnv") -> Relation:
+    ctx = queries.ctx
+    scope = Scope(ctx, outer)
+    state = SelectState(ctx, scope, queries, env)
+    lowerer = ExpressionLowerer(state)
+    for window in node.args.get("windows") or []:
+        state.named_windows[ctx.normalizer.part(window.args["alias"]).lower()] = window
+
+    from_clause = queries.lower_from(node, scope, env)
+    items = _select_items(node, state)
+    state.aliases = {item.name.lower(): item.node for item in items if item.node is not None and _has_alias(item.node)}
+
+    where = node.args.get("where")
+    residual: list[Expr] = []
+    if where is not None:
+        for conjunct in _conjuncts(where.this):
+            lowered = lowerer.lower(conjunct)
+            if not from_clause.place_join_predicate(lowered):
+                residual.append(lowered)
+
+    group = node.args.get("group")
+    if group is not None or _has_aggregate(node, state):
+        origin = lowerer._span(group) if group is not None else _items_span(items, lowerer)
+        state.aggregate = AggregateState(ctx.ids.new("aggregate", origin), origin)
+        if group is not None:
+            _group_keys(group, items, state, lowerer)
+
+    select_exprs: list[Expr] = []
+    for item in items:
+        if item.expr is not None:
+            expr = item.expr
+            if state.aggregate is not None:
+                expr = state.aggregate.bare_column(expr, lowerer)
+            select_exprs.append(expr)
+        else:
+            select_exprs.append(lowerer.lower(item.node, Mode.GROUPS))
+
+    having = node.args.get("having")
+    having_expr = lowerer.lower(having.this, Mode.GROUPS) if having is not None else None
+    qualify = node.args.get("qualify")
+    qualify_expr = lowerer.lower(qualify.this, Mode.GROUPS) if qualify is not None else None
+
+    distinct = node.args.get("distinct")
+    distinct_on: list[Expr] = []
+    if distinct is not None and distinct.args.get("on") is not None:
+        on = distinct.args["on"]
+        for key in on.expressions if isinstance(on, exp.Tuple) else [on]:
+            distinct_on.append(_output_or_lowered(key, items, select_exprs, lowerer))
+
+    order = node.args.get("order")
+    sort_keys: list[tuple[int | Expr, exp.Ordered]] = []
+    if order is not None:
+        for ordered in order.expressions:
+            sort_keys.append((_order_target(ordered.this, items, state, lowerer), ordered))
+
+    # --- build the operators -----------------------------------------------------------
+    relation = from_clause.build()
+    if residual:
+        relation = Filter(ctx.ids.new("filter", residual[0].origin), _span_all(ctx, residual), relation,
+                          and_all(ctx, residual), "where")
+    if state.aggregate is not None:
+        relation = state.aggregate.build(relation)
+    if having_expr is not None:
+        relation = Filter(ctx.ids.new("filter", having_expr.origin), having_expr.origin, relation, having_expr, "having")
+    if state.windows is not None:
+        windows = state.windows
+        relation = Window(windows.id, windows.calls[0].origin, relation, tuple(windows.calls), tuple(windows.fields))
+    if qualify_expr is not None:
+        relation = Filter(ctx.ids.new("filter", qualify_expr.origin), qualify_expr.origin, relation, qualify_expr,
+                          "qualify")
+
+    hidden = [key for key, _ in sort_keys if not isinstance(key, int)]
+    hidden += [key for key in distinct_on if not isinstance(key, int)]
+    project_origin = _span_all(ctx, select_exprs) or ctx.origin(node)
+    project_id = ctx.ids.new("project", project_origin)
+    exprs = select_exprs + hidden
+    columns = [Field(field_id(project_id, i), item.name, expr.type, expr.origin) for i, (item, expr) in
+               enumerate(zip(items, select_exprs))]
+    columns += [Field(field_id(project_id, len(items) + i), f"__sort_{i}", expr.type, expr.origin)
+                for i, expr in enumerate(hidden)]
+    relation = Project(project_id, project_origin, relation, tuple(exprs), tuple(columns))
+
+    def output_ref(key: int | Expr) -> Expr:
+        index = key if isinstance(key, int) else len(items) + hidden.index(key)
+        target = columns[index]
+        return FieldRef(ctx.ids.new("col", target.origin), target.origin, target.type, target.id)
+
+    if distinct is not None:
+        on = tuple(output_ref(key) for key in distinct_on)
+        relation = Distinct(ctx.ids.new("distinct", project_origin), project_origin, relation, on)
+    if sort_keys:
+        keys = tuple(
+            SortKey(output_ref(key), bool(ordered.args.get("desc")), ordered.args.get("nulls_first"))
+            for key, ordered in sort_keys
+        )
+        origin = _span_all(ctx, [k.expr for k in keys])
+        relation = Sort(ctx.ids.new("sort", origin), origin, relation, keys)
+    relation = queries.apply_limit(node, relation, scope, env)
+    if hidden:
+        visible = columns[: len(items)]
+        refs = tuple(FieldRef(ctx.ids.new("col", f.origin), f.origin, f.type, f.id) for f in visible)
+        final_id = ctx.ids.new("project", project_origin)
+        relation = Project(final_id, project_origin, relation, refs,
+                           tuple(Field(field_id(final_id, i), f.name, f.type, f.origin) for i, f in enumerate(visible)))
+    return relation
+
+
+# --- select list --------------------------------------------------------------------------
+
+
+def _has_alias(node: exp.Expression) -> bool:
+    return isinstance(node, exp.Alias)
+
+
+def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
+    ctx = state.ctx
+    items: list[SelectItem] = []
+    for position, expression in enumerate(node.expressions):
+        if isinstance(expression, exp.Star):
+            items.extend(_expand_star(expression, None, state))
+        elif isinstance(expression, exp.Column) and isinstance(expression.this, exp.Star):
+            items.extend(_expand_star(expression.this, expression, state))
+        else:
+            items.append(SelectItem(_output_name(expression, position, state), expression))
+    if not items:
+        raise InvalidStatementError("the select list is empty", origin=ctx.origin(node))
+    return items
+
+
+def _output_name(node: exp.Expression, position: int, state: SelectState) -> str:
+    norm = state.ctx.normalizer
+    if isinstance(node, exp.Alias):
+        alias = node.args.get("alias")
+        return norm.part(alias) if isinstance(alias, exp.Identifier) else str(node.alias)
+    if isinstance(node, exp.Column):
+        return norm.part(node.this)
+    if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Identifier):
+        return norm.part(node.expression)
+    # Engines name unaliased expressions differently (``?column?``, ``_c0``, the text);
+    # the expression's own text is the name people recognise.
+    return node.sql(dialect=state.ctx.dialect)
+
+
+def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState) -> list[SelectItem]:
+    ctx = state.ctx
+    scope = state.scope
+    norm = ctx.normalizer
+    origin = ctx.origin(star) if column is None else ctx.join(ctx.origin(column.args.get("table")), ctx.origin(star))
+    if column is not None:
+        qualifier = tuple(norm.part(p) for p in column.parts[:-1])
+        source = scope.source(qualifier)
+        if source is None:
+            raise UnknownTableError(".".join(qualifier), scope.aliases(), origin)
+        entries = [(name, f) for name, f in source.star_items()]
+        prefix = f"{source.alias}." if source.is_open else ""
+    else:
+        if not scope.sources:
+            raise InvalidStatementError("SELECT * needs a FROM clause", origin=origin)
+        entries = scope.star_columns()
+        prefix = ""
+    excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower()
+                for c in star.args.get("except_") or star.args.get("except") or []}
+    replaced = {}
+    for alias in star.args.get("replace") or []:
+        replaced[norm.part(alias.args["alias"]).lower()] = alias.this
+    renamed = {}
+    for alias in star.args.get("rename") or []:
+        renamed[norm.part(alias.this.this if isinstance(alias.this, exp.Column) else alias.this).lower()] = \
+            norm.part(alias.args["alias"])
+    items: list[SelectItem] = []
+    open_sources = [s for s in scope.sources if s.is_open] if column is None else []
+    for name, target in entries:
+        if name.lower() in excluded:
+            continue
+        if name in replaced or name.lower() in replaced:
+            items.append(SelectItem(name, replaced.get(name.lower(), replaced.get(name))))
+            continue
+        if name == "*":
+            owner = next((s for s in (open_sources or scope.sources) if s.is_open and s.open_column("*") is target), None)
+            label = owner.label if owner is not None else prefix.rstrip(".")
+            shown = "*" if len(open_sources) <= 1 and column is None else f"{(owner.alias if owner else label)}.*"
+            ctx.uncertain_about(
+                f"SELECT * over {label}, whose columns are not in the schema: the output columns it "
+                "stands for are unknown",
+                shown,
+                origin,
+            )
+            name = shown
+        if callable(target) and not isinstance(target, Field):
+            expr = target(origin)
+        else:
+            expr = FieldRef(ctx.ids.new("col", origin), origin, target.type, target.id)
+        items.append(SelectItem(renamed.get(name.lower(), name), None, expr))
+    return items
+
+
+def _items_span(items: list[SelectItem], lowerer: ExpressionLowerer) -> Origin | None:
+    first = items[0].node
+    return lowerer._span(first) if first is not None else None
+
+
+# --- GROUP BY -----------------------------------------------------------------------------
+
+
+def _group_keys(group: exp.Group, items: list[SelectItem], state: SelectState, lowerer: ExpressionLowerer) -> None:
+    aggregate = state.aggregate
+    assert aggregate is not None
+    if group.args.get("all"):
+        for item in items:
+            if item.node is not None and not _has_aggregate_in(item.node, state):
+                aggregate.add_key(item.node, lowerer.lower(_unalias(item.node)), item.name)
+            elif item.expr is not None:
+                aggregate.add_key(exp.column(item.name), item.expr, item.name)
+        return
+    element_sets: list[list[tuple[int, ...]]] = []
+    plain_only = True
+
+    def key_index(node: exp.Expression) -> int:
+        target = _group_target(node, items, state)
+        if isinstance(target, SelectItem):
+            if target.expr is not None:
+                return aggregate.add_key(exp.column(target.name), target.expr, target.name)
+            return aggregate.add_key(_unalias(target.node), lowerer.lower(_unalias(target.node)), target.name)
+        name = state.ctx.normalizer.part(target.this) if isinstance(target, exp.Column) else f"key_{len(aggregate.keys)}"
+        return aggregate.add_key(target, lowerer.lower(target), name)
+
+    def key_set(node: exp.Expression) -> tuple[int, ...]:
+        if isinstance(node, (exp.Tuple, exp.Paren)):
+            parts = node.expressions if isinstance(node, exp.Tuple) else [node.this]
+            return tuple(key_index(p) for p in parts)
+        return (key_index(node),)
+
+    for element in group.expressions:
+        if isinstance(element, exp.Rollup):
+            plain_only = False
+            keys = [key_set(e) for e in element.expressions]
+            element_sets.append([tuple(i for part in keys[:n] for i in part) for n in range(len(keys), -1, -1)])
+        elif isinstance(element, exp.Cube):
+            plain_only = False
+            keys = [key_set(e) for e in element.expressions]
+            sets = []
+            for mask in product((True, False), repeat=len(keys)):
+                sets.append(tuple(i for use, part in zip(mask, keys) for i in part if use))
+            element_sets.append(sets)
+        elif isinstance(element, exp.GroupingSets):
+            plain_only = False
+            element_sets.append([key_set(e) for e in element.expressions])
+        else:
+            element_sets.append([key_set(element)])
+    for name in ("rollup", "cube", "grouping_sets"):
+        # Older sqlglot shapes keep these beside ``expressions``.
+        for element in group.args.get(name) or []:
+            plain_only = False
+            keys = [key_set(e) for e in element.expressions] if hasattr(element, "expressions") else []
+            element_sets.append([tuple(i for part in keys[:n] for i in part) for n in range(len(keys), -1, -1)])
+    if not plain_only:
+        sets = []
+        for combination in product(*element_sets):
+            merged = tuple(dict.fromkeys(i for part in combination for i in part))
+            sets.append(merged)
+        aggregate.grouping_sets = tuple(sets)
+
+
+def _group_target(node: exp.Expression, items: list[SelectItem], state: SelectState) -> exp.Expression | SelectItem:
+    """GROUP BY 2 and GROUP BY alias name select items; anything else is an expression."""
+    if isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit():
+        position = int(node.this)
+        if not 1 <= position <= len(items):
+            raise InvalidStatementError(
+                f"GROUP BY position {position} is not in the select list (1 to {len(items)})",
+                origin=state.ctx.origin(node),
+            )
+        return items[position - 1]
+    if isinstance(node, exp.Column) and not node.table:
+        origin = state.ctx.origin(node.this)
+        if state.scope.resolve(node, origin) is None:
+            name = state.ctx.normalizer.part(node.this).lower()
+            for item in items:
+                if item.name.lower() == name:
+                    return item
+    return node
+
+
+def _unalias(node: exp.Expression) -> exp.Expression:
+    return node.this if isinstance(node, exp.Alias) else node
+
+
+# --- ORDER BY / DISTINCT ON ---------------------------------------------------------------
+
+
+def _order_target(node: exp.Expression, items: list[SelectItem], state: SelectState,
+                  lowerer: ExpressionLowerer) -> int | Expr:
+    """ORDER BY names an output column (by position or name) or an expression over the rows."""
+    if isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit():
+        position = int(node.this)
+        if not 1 <= position <= len(items):
+            raise InvalidStatementError(
+                f"ORDER BY position {position} is not in the select list (1 to {len(items)})",
+                origin=state.ctx.origin(node),
+            )
+        return position - 1
+    if isinstance(node, exp.Column) and not node.table:
+        name = state.ctx.normalizer.part(node.this).lower()
+        for index, item in enumerate(items):
+            if item.name.lower() == name:
+                return index
+    for index, item in enumerate(items):
+        if item.node is not None and _unalias(item.node) == node:
+            return index
+    return lowerer.lower(node, Mode.GROUPS)
+
+
+def _output_or_lowered(node: exp.Expression, items, select_exprs, lowerer) -> int | Expr:
+    return _order_target(node, items, lowerer.state, lowerer)
+
+
+# --- aggregate detection ------------------------------------------------------------------
+
+
+def _has_aggregate(node: exp.Select, state: SelectState) -> bool:
+    for clause in (node.expressions, [node.args.get("having")], [node.args.get("qualify")],
+                   (node.args.get("order").expressions if node.args.get("order") else [])):
+        for expression in clause:
+            if expression is not None and _has_aggregate_in(expression, state):
+                return True
+    return False
+
+
+def _has_aggregate_in(root: exp.Expression, state: SelectState) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (exp.Subquery, exp.Query)):
+            continue
+        if isinstance(node, exp.Window):
+            function = node.this
+            while isinstance(function, (exp.IgnoreNulls, exp.RespectNulls, exp.Filter)):
+                function = function.this
+            stack.extend(a for a in _child_nodes(function))
+            stack.extend(a for key, a in _arg_nodes(node) if key != "this")
+            continue
+        if (isinstance(node, exp.AggFunc) and not isinstance(node, exp.Anonymous)) or state.is_aggregate_name(node):
+            return True
+        stack.extend(_child_nodes(node))
+    return False
+
+
+def _arg_nodes(node: exp.Expression):
+    for key, value in node.args.items():
+        if isinstance(value, exp.Expression):
+            yield key, value
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, exp.Expression):
+                    yield key, item
+
+
+def _child_nodes(node: exp.Expression):
+    return [value for _, value in _arg_nodes(node)]
+
+
+# --- small builders -----------------------------------------------------------------------
+
+
+def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
+    out: list[exp.Expression] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, exp.And):
+            stack.append(current.expression)
+            stack.append(current.this)
+        elif isinstance(current, exp.Paren) and isinstance(current.this, exp.And):
+            stack.append(current.this)
+        else:
+            out.append(current)
+    return out
+
+
+def _span_all(ctx: "LoweringContext", exprs: list[Expr]) -> Origin | None:
+    origin = None
+    for expr in exprs:
+        origin = ctx.join(origin, expr.origin)
+    return origin
+

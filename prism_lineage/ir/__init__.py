@@ -1,0 +1,48 @@
+"""The Prism IR: a typed relational plan of semantic targets.
+
+This package imports no frontend library: SQL, dataframe and Substrait frontends lower into
+it; lineage rules read it.
+"""
+
+from .expressions import (
+    AggregateCall,
+    Call,
+    CandidateRef,
+    Expr,
+    FieldRef,
+    FrameBound,
+    FrameUnit,
+    Literal,
+    OuterRef,
+    SortKey,
+    Subquery,
+    SubqueryKind,
+    WindowCall,
+    WindowFrame,
+)
+from .ids import IdAllocator, column_id, field_id
+from .origin import Origin, SourceText
+from .relations import (
+    Aggregate,
+    CteRef,
+    Distinct,
+    Field,
+    Filter,
+    Join,
+    JoinKind,
+    Limit,
+    Project,
+    RecursiveCte,
+    RecursiveRef,
+    Relation,
+    Scan,
+    SetKind,
+    SetOperation,
+    Sort,
+    Values,
+    Window,
+)
+from .statement import Statement, Uncertainty, WrittenColumn
+from .walk import Transformed, transform, walk_relations
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,172 @@
+"""Scalar expressions of the Prism IR.
+
+Every expression node is a semantic target: it has a stable ``id``, a ``type`` where known and
+the authored ``origin`` that wrote it.  Column references point at field *targets* by id, so an
+expression means the same thing wherever the plan is rewritten to; identity of a node is its id,
+never structural equality (``eq=False``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from .origin import Origin
+from .types import DataType
+
+if TYPE_CHECKING:
+    from .relations import Relation
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Expr:
+    id: str
+    origin: Origin | None
+    type: DataType
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FieldRef(Expr):
+    """A field of the enclosing operator's input(s)."""
+
+    field: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class OuterRef(Expr):
+    """A correlated reference: a field of an enclosing query's input, read from a subquery."""
+
+    field: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CandidateRef(Expr):
+    """An unqualified column that may belong to any of several schema-less inputs.
+
+    The engine cannot tell which one the database will pick, so lineage from it is
+    conservative: every candidate is reported.
+    """
+
+    fields: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Literal(Expr):
+    """A constant.  ``value`` is its SQL text (``None`` for NULL)."""
+
+    value: str | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Call(Expr):
+    """A scalar function or operator.
+
+    ``function`` is a lower-case name (``add``, ``eq``, ``upper``, ``case``, ``cast``, …);
+    operators use the name of the operation, functions the name the user wrote.
+    """
+
+    function: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SortKey:
+    expr: Expr
+    descending: bool = False
+    nulls_first: bool | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class AggregateCall(Expr):
+    """An aggregate function; appears only as a measure of an ``Aggregate`` or in a window."""
+
+    function: str
+    args: tuple[Expr, ...]
+    distinct: bool = False
+    filter: Expr | None = None
+    order_by: tuple[SortKey, ...] = ()
+    star: bool = False  # COUNT(*): counts rows, reads no column
+
+
+class FrameUnit(StrEnum):
+    ROWS = "rows"
+    RANGE = "range"
+    GROUPS = "groups"
+
+
+@dataclass(frozen=True, slots=True)
+class FrameBound:
+    """``UNBOUNDED PRECEDING``, ``CURRENT ROW``, ``<offset> FOLLOWING`` …"""
+
+    kind: str  # "unbounded", "current", "preceding", "following"
+    offset: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WindowFrame:
+    unit: FrameUnit
+    start: FrameBound
+    end: FrameBound | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WindowCall(Expr):
+    """A window function: ``function`` is an ``AggregateCall`` or a ranking/offset ``Call``."""
+
+    function: Expr
+    partition_by: tuple[Expr, ...] = ()
+    order_by: tuple[SortKey, ...] = ()
+    frame: WindowFrame | None = None
+
+
+class SubqueryKind(StrEnum):
+    SCALAR = "scalar"
+    EXISTS = "exists"
+    IN = "in"
+    ANY = "any"
+    ALL = "all"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Subquery(Expr):
+    """A subquery used as an expression.
+
+    ``kind`` says how it is used: a scalar value, ``EXISTS``, ``needle IN (…)`` or a quantified
+    comparison ``needle <op> ANY|ALL (…)``.  ``negated`` marks ``NOT EXISTS`` / ``NOT IN``.
+    """
+
+    kind: SubqueryKind
+    relation: "Relation"
+    needle: Expr | None = None
+    operator: str | None = None
+    negated: bool = False
+
+
+def children(expr: Expr) -> tuple[Expr, ...]:
+    """The scalar sub-expressions of ``expr`` (not descending into subquery relations)."""
+    match expr:
+        case Call(args=args):
+            return args
+        case AggregateCall(args=args, filter=filter_, order_by=order_by):
+            extra = tuple(key.expr for key in order_by)
+            return args + ((filter_,) if filter_ is not None else ()) + extra
+        case WindowCall(function=function, partition_by=partition_by, order_by=order_by, frame=frame):
+            out = (function,) + partition_by + tuple(key.expr for key in order_by)
+            if frame is not None:
+                out += tuple(b.offset for b in (frame.start, frame.end) if b is not None and b.offset is not None)
+            return out
+        case Subquery(needle=needle):
+            return (needle,) if needle is not None else ()
+        case _:
+            return ()
+
+
+def iter_tree(expr: Expr):
+    """Every expression node under ``expr``, itself included, parents first."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))

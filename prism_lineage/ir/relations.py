@@ -1,0 +1,321 @@
+"""Relational operators of the Prism IR.
+
+Each SQL clause lowers to its own operator (no fused SELECT node).  A relation is a semantic
+target with a stable ``id``; so is each field it *creates*.  Operators that only pass rows
+through (filter, join, sort, limit, distinct) forward their inputs' field targets unchanged,
+since they create no new values; operators that compute values (scan, values, project,
+aggregate, window, set operation, CTE reference) create new fields.
+
+Field references in expressions point at field ids of the operator's input(s).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .expressions import AggregateCall, Expr, SortKey, WindowCall
+from .origin import Origin
+from .types import DataType
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Field:
+    id: str
+    name: str
+    type: DataType = None
+    origin: Origin | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Relation:
+    id: str
+    origin: Origin | None
+
+    @property
+    def inputs(self) -> tuple["Relation", ...]:
+        return ()
+
+    @property
+    def fields(self) -> tuple[Field, ...]:  # pragma: no cover - every operator overrides
+        raise NotImplementedError
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields)
+
+
+# --- leaves -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Scan(Relation):
+    """``FROM table``.  ``table`` is the name as the catalog spells it (or as written, when the
+    table is not in the catalog: then ``schema_known`` is false and ``fields`` holds the
+    columns the query was seen to read)."""
+
+    table: str
+    columns: tuple[Field, ...]
+    schema_known: bool = True
+    opaque_reason: str | None = None  # set when the "table" is a construct not analysed
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.columns
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Values(Relation):
+    """``VALUES (…), (…)``: literal rows."""
+
+    columns: tuple[Field, ...]
+    rows: tuple[tuple[Expr, ...], ...]
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.columns
+
+
+# --- single input ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Project(Relation):
+    """``SELECT expr AS name, …``: one new field per expression."""
+
+    input: Relation
+    exprs: tuple[Expr, ...]
+    columns: tuple[Field, ...]
+
+    @property
+    def inputs(self) -> tuple[Relation, ...]:
+        return (self.input,)
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.columns
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Filter(Relation):
+    """``WHERE`` / ``HAVING`` / ``QUALIFY``: keeps the rows where ``predicate`` holds."""
+
+    input: Relation
+    predicate: Expr
+    clause: str = "where"
+
+    @property
+    def inputs(self) -> tuple[Relation, ...]:
+        return (self.input,)
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.input.fields
+
+
+class JoinKind(StrEnum):
+    INNER = "inner"
+    LEFT = "left"
+    RIGHT = "right"
+    FULL = "full"
+    CROSS = "cross"
+    SEMI = "semi"
+    ANTI = "anti"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Join(Relation):
+    """``left <kind> JOIN right ON condition``.  Semi and anti joins keep the left fields only."""
+
+    kind: JoinKind
+    left: Relation
+    right: Relation
+    condition: Expr | None = None
+
+    @property
+    def inputs(self) -> tuple[Relation, ...]:
+        return (self.left, self.right)
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        if self.kind in (JoinKind.SEMI, JoinKind.ANTI):
+            return self.left.fields
+        return self.left.fields + self.right.fields
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Aggregate(Relation):
+    """``GROUP BY keys`` with ``measures``.
+
+    Output: one field per key, then one per measure.  ``grouping_sets`` lists, for ROLLUP,
+    CUBE and GROUPING SETS, the key positions of each set (``None``: one set of all keys).
+    """
+
+    input: Relation
+    keys: tuple[Expr, ...]
+    measures: tuple[AggregateCall, ...]
+    columns: tuple[Field, ...]
+    grouping_sets: tuple[tuple[int, ...], ...] | None = None
+
+    @property
+    def inputs(self) -> tuple[Relation, ...]:
+        return (self.input,)
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.columns
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Window(Relation):
+    """Window functions over the input: the input's fields, then one new field per call."""
+
+    input: Relation
+    calls: tuple[WindowCall, ...]
+    columns: tuple[Field, ...]  # the new fields only
+
+    @property
+    def inputs(self) -> tuple[Relation, ...]:
+        return (self.input,)
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.input.fields + self.columns
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Sort(Relation):
+    """``ORDER BY keys``."""
+
+    input: Relation
+    keys: tuple[SortKey, ...]
+
+    @property
+    def inputs(self) -> tuple[Relation, ...]:
+        return (self.input,)
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.input.fields
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Limit(Relation):
+    """``LIMIT count OFFSET offset`` (either may be absent)."""
+
+    input: Relation
+    count: Expr | None = None
+    offset: Expr | None = None
+
+    @property
+    def inputs(self) -> tuple[Relation, ...]:
+        return (self.input,)
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.input.fields
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Distinct(Relation):
+    """``SELECT DISTINCT`` (``on`` empty) or ``DISTINCT ON (on…)``."""
+
+    input: Relation
+    on: tuple[Expr, ...] = ()
+
+    @property
+    def inputs(self) -> tuple[Relation, ...]:
+        return (self.input,)
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.input.fields
+
+
+# --- several inputs ----------------------------------------------------------------------
+
+
+class SetKind(StrEnum):
+    UNION = "union"
+    INTERSECT = "intersect"
+    EXCEPT = "except"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SetOperation(Relation):
+    """``left UNION|INTERSECT|EXCEPT [ALL] right``: fields merge by position."""
+
+    kind: SetKind
+    all: bool
+    left: Relation
+    right: Relation
+    columns: tuple[Field, ...]
+
+    @property
+    def inputs(self) -> tuple[Relation, ...]:
+        return (self.left, self.right)
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.columns
+
+
+# --- common table expressions ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CteRef(Relation):
+    """One reference to a ``WITH name AS (definition)``.
+
+    Each reference is its own node with its own fields (a self-join of a CTE has two sides);
+    the definition is shared between references and analysed once.
+    """
+
+    name: str
+    definition: Relation
+    columns: tuple[Field, ...]
+
+    @property
+    def inputs(self) -> tuple[Relation, ...]:
+        return (self.definition,)
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.columns
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RecursiveCte(Relation):
+    """``WITH RECURSIVE name AS (anchor UNION [ALL] recursive)``.
+
+    ``recursive`` reads the CTE's own rows through ``RecursiveRef`` nodes, which point back at
+    this node by id (the plan stays a tree; the lineage graph gets the cycle).
+    """
+
+    name: str
+    anchor: Relation
+    recursive: Relation
+    all: bool
+    columns: tuple[Field, ...]
+
+    @property
+    def inputs(self) -> tuple[Relation, ...]:
+        return (self.anchor, self.recursive)
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.columns
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RecursiveRef(Relation):
+    """The recursive CTE read from inside its own recursive term."""
+
+    name: str
+    cte: str  # id of the RecursiveCte
+    cte_fields: tuple[str, ...]  # ids of the RecursiveCte's fields, by position
+    columns: tuple[Field, ...]
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.columns

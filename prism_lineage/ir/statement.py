@@ -1,0 +1,46 @@
+"""A statement: the plan of one query (or write) with what the frontend could not analyse."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .origin import Origin
+from .relations import Relation
+
+
+@dataclass(frozen=True, slots=True)
+class Uncertainty:
+    """Something the frontend could not determine, said explicitly.
+
+    ``field`` names the affected output field (``None``: the whole statement).
+    """
+
+    reason: str
+    field: str | None = None
+    origin: Origin | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenColumn:
+    """A column of the written table and the root field that supplies it."""
+
+    name: str
+    field: str  # field id in ``Statement.root``
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One analysed statement.
+
+    ``kind`` is ``select`` for queries; writes (``insert``, ``create_table`` …) name their
+    ``target`` and map the root's fields onto the written columns in ``writes``.  ``root`` is
+    ``None`` when nothing could be analysed (then ``uncertain`` says why).
+    """
+
+    index: int
+    kind: str
+    root: Relation | None
+    origin: Origin | None = None
+    target: str | None = None
+    writes: tuple[WrittenColumn, ...] | None = None
+    uncertain: tuple[Uncertainty, ...] = field(default=())

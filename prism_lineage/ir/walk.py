@@ -1,0 +1,151 @@
+"""One walk and one rewrite signature over the IR.
+
+``walk_relations`` visits every relation of a plan once — inputs, CTE definitions and the
+relations of subquery expressions — children before parents.  ``transform`` rewrites bottom-up:
+the callback receives a node whose children are already rewritten and returns
+``Transformed(node, changed)``; unchanged subtrees are kept as the same objects, and a node
+shared by several parents (a CTE definition) is rewritten once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from .expressions import Expr, Subquery, SortKey, WindowFrame, FrameBound
+from .relations import Relation
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Transformed(Generic[T]):
+    node: T
+    changed: bool
+
+    @staticmethod
+    def no(node: T) -> "Transformed[T]":
+        return Transformed(node, False)
+
+    @staticmethod
+    def yes(node: T) -> "Transformed[T]":
+        return Transformed(node, True)
+
+
+def expressions_of(relation: Relation) -> Iterator[Expr]:
+    """The top-level expressions an operator holds (predicates, keys, projections …)."""
+    for value in _node_values(relation):
+        yield from _exprs_in(value)
+
+
+def subqueries_of(expr: Expr) -> Iterator[Subquery]:
+    """Subquery expressions under ``expr`` (not descending into their relations)."""
+    from .expressions import iter_tree
+
+    for node in iter_tree(expr):
+        if isinstance(node, Subquery):
+            yield node
+
+
+def walk_relations(root: Relation) -> Iterator[Relation]:
+    """Every relation of the plan once, children (and subqueries) before their parent."""
+    seen: set[str] = set()
+    # Iterative post-order: plans from generated SQL can nest thousands of levels deep.
+    stack: list[tuple[Relation, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            yield node
+            continue
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        stack.append((node, True))
+        nested: list[Relation] = list(node.inputs)
+        for expr in expressions_of(node):
+            nested.extend(sub.relation for sub in subqueries_of(expr))
+        for child in reversed(nested):
+            if child.id not in seen:
+                stack.append((child, False))
+
+
+def transform(
+    root: Relation,
+    on_relation: Callable[[Relation], Transformed[Relation]],
+    on_expr: Callable[[Expr], Transformed[Expr]] | None = None,
+) -> Transformed[Relation]:
+    """Rewrite a plan bottom-up (see the module docstring)."""
+    memo: dict[str, Transformed[Relation]] = {}
+
+    def rel(node: Relation) -> Transformed[Relation]:
+        done = memo.get(node.id)
+        if done is not None:
+            return done
+        rebuilt = _rebuild(node, rel, expr)
+        result = on_relation(rebuilt.node)
+        out = Transformed(result.node, rebuilt.changed or result.changed)
+        memo[node.id] = out
+        return out
+
+    def expr(node: Expr) -> Transformed[Expr]:
+        rebuilt = _rebuild(node, rel, expr)
+        if on_expr is None:
+            return rebuilt
+        result = on_expr(rebuilt.node)
+        return Transformed(result.node, rebuilt.changed or result.changed)
+
+    return rel(root)
+
+
+# --- generic plumbing over the frozen dataclasses ----------------------------------------
+
+
+def _node_values(node: Any) -> Iterator[Any]:
+    for f in dataclasses.fields(node):
+        if f.name not in ("id", "origin", "type"):
+            yield getattr(node, f.name)
+
+
+def _exprs_in(value: Any) -> Iterator[Expr]:
+    if isinstance(value, Expr):
+        yield value
+    elif isinstance(value, SortKey):
+        yield value.expr
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _exprs_in(item)
+
+
+def _rebuild(node: Any, rel: Callable, expr: Callable) -> Transformed[Any]:
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(node):
+        if f.name in ("id", "origin", "type"):
+            continue
+        value = getattr(node, f.name)
+        new = _map_value(value, rel, expr)
+        if new is not value:
+            changes[f.name] = new
+    if not changes:
+        return Transformed.no(node)
+    return Transformed.yes(dataclasses.replace(node, **changes))
+
+
+def _map_value(value: Any, rel: Callable, expr: Callable) -> Any:
+    """Return ``value`` itself when nothing under it changed, a rebuilt copy otherwise."""
+    if isinstance(value, Relation):
+        result = rel(value)
+        return result.node if result.changed else value
+    if isinstance(value, Expr):
+        result = expr(value)
+        return result.node if result.changed else value
+    if isinstance(value, (SortKey, WindowFrame, FrameBound)):
+        rebuilt = _rebuild(value, rel, expr)
+        return rebuilt.node if rebuilt.changed else value
+    if isinstance(value, tuple):
+        items = [_map_value(item, rel, expr) for item in value]
+        if any(new is not old for new, old in zip(items, value)):
+            return tuple(items)
+        return value
+    return value

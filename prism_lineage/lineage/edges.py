@@ -1,0 +1,48 @@
+"""Plan-level lineage edges and the structural links beside them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ir import Origin
+from .kinds import Confidence, Relationship, Transformation
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """``source`` → ``target`` (target ids), with the RFC's kinds and the evidence for it.
+
+    Evidence: the ``rule`` that emitted the edge, the plan ``node`` it read, and the
+    ``origin`` of the expression (or operator) that wrote the dependency.
+    """
+
+    source: str
+    target: str
+    relationship: Relationship
+    transformation: Transformation
+    confidence: Confidence
+    expression: str | None
+    rule: str
+    node: str
+    origin: Origin | None
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A structural link that is *not* lineage by itself.
+
+    ``flow``: the rows of relation ``source`` flow into ``target`` (an operator's input, or a
+    subquery read by a predicate or a field) — so the relation-level dependencies of
+    ``source`` apply to ``target``.  ``ingress`` and ``rewrite`` links (from external plans
+    and rewrites) record provenance only.
+    """
+
+    source: str
+    target: str
+    kind: str = "flow"
+
+
+def column_name(column_target: str) -> str:
+    """``column:orders.amount`` → ``orders.amount``."""
+    return column_target[7:] if column_target.startswith("column:") else column_target

@@ -1,0 +1,125 @@
+"""The plan-level lineage graph of a statement: targets, edges and structural links."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from ..ir import (
+    Field,
+    Origin,
+    Relation,
+    Statement,
+    walk_relations,
+)
+from ..ir.expressions import Expr, iter_tree
+from ..ir.walk import expressions_of
+from .edges import Edge, Link, column_name
+from .resolve import EndToEnd
+from .rules import RuleContext, plan_edges
+
+if TYPE_CHECKING:
+    import networkx
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A semantic target as the graph shows it."""
+
+    id: str
+    kind: str  # column, relation, field, expression
+    label: str  # operator name, field name, column name, function …
+    type: str | None = None
+    origin: Origin | None = None
+    parent: str | None = None  # the relation that creates a field
+
+
+class LineageGraph:
+    """Plan-level lineage of one statement (rules applied to every operator)."""
+
+    def __init__(self, statement: Statement, edges: list[Edge], links: list[Link]):
+        self.statement = statement
+        self.edges = edges
+        self.links = links
+
+    @classmethod
+    def of(cls, statement: Statement, functions=None) -> "LineageGraph":
+        ctx = RuleContext(functions)
+        if statement.root is not None:
+            plan_edges(statement.root, ctx)
+        return cls(statement, ctx.edges, ctx.links)
+
+    @cached_property
+    def end_to_end(self) -> EndToEnd:
+        return EndToEnd(self.edges, self.links)
+
+    @cached_property
+    def targets(self) -> dict[str, Target]:
+        """Every target an edge or link touches, with its kind, label and origin."""
+        out: dict[str, Target] = {}
+        root = self.statement.root
+        if root is not None:
+            for relation in walk_relations(root):
+                out[relation.id] = Target(relation.id, "relation", _operator_name(relation), None, relation.origin)
+                for field in _created_fields(relation):
+                    out.setdefault(field.id, Target(field.id, "field", field.name, field.type, field.origin,
+                                                    relation.id))
+                for expr in expressions_of(relation):
+                    for node in iter_tree(expr):
+                        out.setdefault(node.id, Target(node.id, "expression", _expression_label(node),
+                                                       node.type, node.origin))
+        for edge in self.edges:
+            if edge.source.startswith("column:"):
+                out.setdefault(edge.source, Target(edge.source, "column", column_name(edge.source)))
+        return out
+
+    def to_networkx(self) -> "networkx.MultiDiGraph":
+        """A networkx multigraph: nodes are targets, edges carry the lineage attributes
+        (structural links carry ``link=flow`` and no relationship)."""
+        import networkx as nx
+
+        graph = nx.MultiDiGraph()
+        for target in self.targets.values():
+            graph.add_node(target.id, kind=target.kind, label=target.label, type=target.type,
+                           origin=target.origin.render() if target.origin else None)
+        for edge in self.edges:
+            graph.add_edge(edge.source, edge.target, relationship=edge.relationship.value,
+                           transformation=edge.transformation.value, confidence=edge.confidence.value,
+                           expression=edge.expression, rule=edge.rule, node=edge.node, reason=edge.reason)
+        for link in self.links:
+            graph.add_edge(link.source, link.target, link=link.kind)
+        return graph
+
+    def upstream(self, target: str) -> set[str]:
+        """Every target ``target`` depends on, through lineage edges and flow links."""
+        import networkx as nx
+
+        return nx.ancestors(self.to_networkx(), target)
+
+
+def _operator_name(relation: Relation) -> str:
+    name = type(relation).__name__
+    detail = getattr(relation, "table", None) or getattr(relation, "name", None)
+    kind = getattr(relation, "kind", None)
+    if kind is not None and not isinstance(kind, str):
+        detail = kind.value
+    elif isinstance(kind, str):
+        detail = kind
+    clause = getattr(relation, "clause", None)
+    if clause and clause != "where":
+        detail = clause
+    return f"{name}({detail})" if detail else name
+
+
+def _created_fields(relation: Relation) -> tuple[Field, ...]:
+    columns = getattr(relation, "columns", None)
+    return columns if columns is not None else ()
+
+
+def _expression_label(expr: Expr) -> str:
+    for attribute in ("function", "field", "value", "kind"):
+        value = getattr(expr, attribute, None)
+        if value is not None:
+            return f"{type(expr).__name__}({value})"
+    return type(expr).__name__

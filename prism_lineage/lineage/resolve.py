@@ -1,0 +1,177 @@
+"""End-to-end lineage: from an output field back to base columns (BRIEF §3, specs/explain.md).
+
+* **value** sources: base columns reached through value edges only; a path's transformation
+  is its strongest hop, its confidence the weakest.
+* **indirect** sources: every relation-level dependency (control, join, grouping, sort …) of
+  every relation whose rows flow into the field's relation, and the field-level ones (window,
+  an aggregate's FILTER) of the fields its value comes from.  A dependency on a derived field
+  is reported on that field's own base sources: its value sources under the dependency's kind,
+  and its indirect sources as they are.
+
+One memoised pass over the plan-level edges answers every field of a statement.  Recursive
+CTEs make the graph cyclic; their answers are iterated to a fixed point.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from .edges import Edge, Link
+from .kinds import Confidence, Relationship, Transformation, strongest, surest, weakest
+
+# A source: (transformation, confidence, reason).
+Found = tuple[Transformation, Confidence, "str | None"]
+ValueSources = dict[str, Found]  # base column target → how
+IndirectSources = dict[tuple[str, Relationship], Found]
+
+_IDENTITY_EXACT: Found = (Transformation.IDENTITY, Confidence.EXACT, None)
+_EMPTY: dict = {}
+
+
+def _merge(into: dict, key, found: Found) -> None:
+    """Two paths to the same source: the strongest transformation; the surest confidence
+    (one exact path proves the dependency), keeping the reason that goes with it."""
+    old = into.get(key)
+    if old is None:
+        into[key] = found
+        return
+    transformation = strongest(old[0], found[0])
+    confidence = surest(old[1], found[1])
+    reason = old[2] if confidence == old[1] else found[2]
+    into[key] = (transformation, confidence, reason)
+
+
+@dataclass(slots=True)
+class _Index:
+    value_in: dict[str, list[Edge]]
+    other_in: dict[str, list[Edge]]
+    flow_in: dict[str, list[str]]
+
+
+class EndToEnd:
+    """Answers ``value_sources(target)`` and ``indirect_sources(target)`` for one plan."""
+
+    __slots__ = ("_index", "_values", "_indirect", "_active", "_cyclic", "_previous")
+
+    def __init__(self, edges: list[Edge], links: list[Link]):
+        value_in: dict[str, list[Edge]] = defaultdict(list)
+        other_in: dict[str, list[Edge]] = defaultdict(list)
+        flow_in: dict[str, list[str]] = defaultdict(list)
+        for edge in edges:
+            (value_in if edge.relationship is Relationship.VALUE else other_in)[edge.target].append(edge)
+        for link in links:
+            if link.kind == "flow":
+                flow_in[link.target].append(link.source)
+        self._index = _Index(value_in, other_in, flow_in)
+        self._values: dict[str, ValueSources] = {}
+        self._indirect: dict[str, IndirectSources] = {}
+        self._active: set[tuple[int, str]] = set()
+        self._cyclic = False
+        self._previous: tuple[dict, dict] | None = None
+
+    # --- public ----------------------------------------------------------------------------
+
+    def answer(self, fields: list[str], relation: str) -> list[tuple[ValueSources, IndirectSources]]:
+        """For each field of ``relation``: its value sources and its indirect sources."""
+        result = self._answer(fields, relation)
+        rounds = 0
+        while self._cyclic and rounds < 50:
+            # A recursive CTE: recompute with the last round's answers standing in for the
+            # targets still being computed, until nothing changes.
+            self._previous = (self._values, self._indirect)
+            self._values, self._indirect, self._cyclic = {}, {}, False
+            again = self._answer(fields, relation)
+            if again == result:
+                break
+            result = again
+            rounds += 1
+        return result
+
+    def _answer(self, fields: list[str], relation: str):
+        relation_deps = self.indirect_sources(relation)
+        out = []
+        for field in fields:
+            indirect = self.indirect_sources(field)
+            if relation_deps:
+                if indirect:
+                    merged = dict(indirect)
+                    for key, found in relation_deps.items():
+                        _merge(merged, key, found)
+                    indirect = merged
+                else:
+                    indirect = relation_deps
+            out.append((self.value_sources(field), indirect))
+        return out
+
+    # --- value sources -------------------------------------------------------------------
+
+    def value_sources(self, target: str) -> ValueSources:
+        found = self._values.get(target)
+        if found is not None:
+            return found
+        if target.startswith("column:"):
+            result = {target: _IDENTITY_EXACT}
+            self._values[target] = result
+            return result
+        marker = (0, target)
+        if marker in self._active:
+            self._cyclic = True
+            return self._previous[0].get(target, _EMPTY) if self._previous else _EMPTY
+        self._active.add(marker)
+        edges = self._index.value_in.get(target, ())
+        if len(edges) == 1 and edges[0].transformation is Transformation.IDENTITY \
+                and edges[0].confidence is Confidence.EXACT and edges[0].reason is None:
+            # A pass-through hop (a column read as is): share the source's answer.
+            result = self.value_sources(edges[0].source)
+        else:
+            result = {}
+            for edge in edges:
+                for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
+                    _merge(result, column, (
+                        strongest(transformation, edge.transformation),
+                        weakest(confidence, edge.confidence),
+                        reason or edge.reason,
+                    ))
+        self._active.discard(marker)
+        self._values[target] = result
+        return result
+
+    # --- indirect sources ----------------------------------------------------------------
+
+    def indirect_sources(self, target: str) -> IndirectSources:
+        found = self._indirect.get(target)
+        if found is not None:
+            return found
+        if target.startswith("column:"):
+            return _EMPTY
+        marker = (1, target)
+        if marker in self._active:
+            self._cyclic = True
+            return self._previous[1].get(target, _EMPTY) if self._previous else _EMPTY
+        self._active.add(marker)
+        index = self._index
+        own = index.other_in.get(target, ())
+        parts: list[IndirectSources] = []
+        for source in index.flow_in.get(target, ()):
+            parts.append(self.indirect_sources(source))
+        for edge in index.value_in.get(target, ()):
+            parts.append(self.indirect_sources(edge.source))
+        parts = [p for p in parts if p]
+        if not own and len(parts) <= 1:
+            result = parts[0] if parts else _EMPTY
+        else:
+            result = {}
+            for edge in own:
+                for column, (_, confidence, reason) in self.value_sources(edge.source).items():
+                    _merge(result, (column, edge.relationship), (
+                        edge.transformation, weakest(confidence, edge.confidence), reason or edge.reason,
+                    ))
+                for key, found in self.indirect_sources(edge.source).items():
+                    _merge(result, key, found)
+            for part in parts:
+                for key, found in part.items():
+                    _merge(result, key, found)
+        self._active.discard(marker)
+        self._indirect[target] = result
+        return result

@@ -1,0 +1,59 @@
+"""Lineage rules: one rule per IR operator, found by the operator's class.
+
+``rule_for(node)`` dispatches on the operator's class (``functools.singledispatch``); each
+operator family has its own module named after it.  ``plan_edges`` runs the rules over every
+relation of a plan — inputs, CTE definitions and subqueries — once each.
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+from ...errors import PrismError
+from ...ir import Relation
+from .context import RuleContext
+
+
+class UnsupportedOperator(PrismError):
+    exit_code = 70
+
+
+@singledispatch
+def rule_for(node: Relation, ctx: RuleContext) -> None:
+    raise UnsupportedOperator(f"no lineage rule for operator {type(node).__name__}")
+
+
+def plan_edges(root: Relation, ctx: RuleContext) -> RuleContext:
+    """Apply the rule of every relation reachable from ``root`` (once per relation id)."""
+    seen: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        rule_for(node, ctx)
+        stack.extend(node.inputs)
+        if ctx.pending:
+            stack.extend(ctx.pending)
+            ctx.pending.clear()
+    return ctx
+
+
+# Importing the rule modules registers them.
+from . import (  # noqa: E402,F401
+    aggregate,
+    cte,
+    distinct,
+    filter,
+    join,
+    limit,
+    project,
+    scan,
+    set_operation,
+    sort,
+    values,
+    window,
+)
+
+__all__ = ["RuleContext", "UnsupportedOperator", "plan_edges", "rule_for"]

@@ -1,0 +1,31 @@
+"""Scan: each field of a table read is its base column, as is (value, identity).
+
+A table read without a schema still names the columns the query reads (exact); ``SELECT *``
+over it stands for columns nobody declared (unknown).  A FROM item the engine does not
+analyse gives unknown lineage, with the reason.
+"""
+
+from __future__ import annotations
+
+from ...ir import Scan, column_id
+from ..kinds import Confidence, Relationship, Transformation
+from . import rule_for
+from .context import RuleContext
+
+RULE = "scan"
+
+
+@rule_for.register
+def scan_rule(node: Scan, ctx: RuleContext) -> None:
+    for field in node.columns:
+        source = column_id(node.table, field.name)
+        if node.opaque_reason is not None:
+            ctx.edge(source, field.id, Relationship.VALUE, Transformation.UNKNOWN, Confidence.UNKNOWN,
+                     None, RULE, node, node.opaque_reason)
+        elif field.name == "*":
+            reason = f"the columns of {node.table} are not in the schema"
+            ctx.edge(source, field.id, Relationship.VALUE, Transformation.IDENTITY, Confidence.UNKNOWN,
+                     None, RULE, node, reason)
+        else:
+            ctx.edge(source, field.id, Relationship.VALUE, Transformation.IDENTITY, Confidence.EXACT,
+                     None, RULE, node)
