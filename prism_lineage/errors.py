@@ -83,7 +83,7 @@ class UnknownColumnError(ResolutionError):
         shown = ", ".join(available[:12]) + (", …" if len(available) > 12 else "")
         hint = f"; available: {shown}" if available else ""
         super().__init__(f"unknown column '{column}'{where}{hint}", origin=origin)
-        self.column = column
+        self.column_name = column
         self.table = table
         self.available = available
 
@@ -93,7 +93,7 @@ class AmbiguousColumnError(ResolutionError):
         super().__init__(
             f"ambiguous column '{column}': could be {' or '.join(candidates)}", origin=origin
         )
-        self.column = column
+        self.column_name = column
         self.candidates = candidates
 
 

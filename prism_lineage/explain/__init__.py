@@ -8,6 +8,7 @@ from typing import Any
 
 from ..catalog import Catalog
 from ..frontends.sql import lower_sql
+from ..functions import FunctionRegistry
 from ..ir import Statement
 from ..lineage.graph import LineageGraph
 from .answer import answer_statement
@@ -31,23 +32,25 @@ def lower(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: 
     return lower_sql(sql, catalog=catalog, dialect=dialect, file=file)
 
 
-def explain_statements(statements: list[Statement]) -> Explanation:
-    answers = [answer_statement(s, LineageGraph.of(s)) for s in statements]
+def explain_statements(statements: list[Statement], functions: FunctionRegistry | None = None) -> Explanation:
+    registry = functions if functions is not None else FunctionRegistry.default()
+    answers = [answer_statement(s, LineageGraph.of(s, registry)) for s in statements]
     return Explanation.model_construct(statements=answers)
 
 
 def explain(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
-            *, file: str | None = None) -> Explanation:
+            *, file: str | None = None, functions: FunctionRegistry | None = None) -> Explanation:
     """Explain every output field of every statement in ``sql``.
 
     ``schema`` maps table names (possibly dotted) to ``{column: type}`` (see docs/schema.md);
     tables not in it are read schema-less.  ``dialect`` is any dialect sqlglot reads.
     Raises a ``PrismError`` subclass (``ParseError``, ``AmbiguousColumnError`` …) on bad input.
     """
-    return explain_statements(lower(sql, schema, dialect, file=file))
+    return explain_statements(lower(sql, schema, dialect, file=file), functions)
 
 
 def lineage_graphs(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
-                   *, file: str | None = None) -> list[LineageGraph]:
+                   *, file: str | None = None, functions: FunctionRegistry | None = None) -> list[LineageGraph]:
     """The plan-level lineage graph of every statement in ``sql``."""
-    return [LineageGraph.of(s) for s in lower(sql, schema, dialect, file=file)]
+    registry = functions if functions is not None else FunctionRegistry.default()
+    return [LineageGraph.of(s, registry) for s in lower(sql, schema, dialect, file=file)]

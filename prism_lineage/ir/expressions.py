@@ -64,11 +64,14 @@ class Call(Expr):
     """A scalar function or operator.
 
     ``function`` is a lower-case name (``add``, ``eq``, ``upper``, ``case``, ``cast``, …);
-    operators use the name of the operation, functions the name the user wrote.
+    operators use the name of the operation, functions the name the user wrote.  ``known``
+    says whether the frontend recognised the function as a built-in of its language; an
+    unrecognised one is opaque unless the function registry describes it.
     """
 
     function: str
     args: tuple[Expr, ...]
+    known: bool = True
 
 
 @dataclass(frozen=True, slots=True)

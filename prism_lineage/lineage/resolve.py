@@ -5,8 +5,9 @@
 * **indirect** sources: every relation-level dependency (control, join, grouping, sort …) of
   every relation whose rows flow into the field's relation, and the field-level ones (window,
   an aggregate's FILTER) of the fields its value comes from.  A dependency on a derived field
-  is reported on that field's own base sources: its value sources under the dependency's kind,
-  and its indirect sources as they are.
+  is reported on that field's own base sources — its value sources and its field-level
+  indirect ones — under the dependency's kind: ``QUALIFY ROW_NUMBER() OVER (PARTITION BY a
+  ORDER BY b) = 1`` gives every output field control lineage from ``a`` and ``b``.
 
 One memoised pass over the plan-level edges answers every field of a statement.  Recursive
 CTEs make the graph cyclic; their answers are iterated to a fixed point.
@@ -163,12 +164,17 @@ class EndToEnd:
         else:
             result = {}
             for edge in own:
+                # Everything the derived source field depends on reaches the target through
+                # this edge, so it is reported under this edge's kind.
+                kind = edge.relationship
                 for column, (_, confidence, reason) in self.value_sources(edge.source).items():
-                    _merge(result, (column, edge.relationship), (
+                    _merge(result, (column, kind), (
                         edge.transformation, weakest(confidence, edge.confidence), reason or edge.reason,
                     ))
-                for key, found in self.indirect_sources(edge.source).items():
-                    _merge(result, key, found)
+                for (column, _), (_, confidence, reason) in self.indirect_sources(edge.source).items():
+                    _merge(result, (column, kind), (
+                        edge.transformation, weakest(confidence, edge.confidence), reason or edge.reason,
+                    ))
             for part in parts:
                 for key, found in part.items():
                     _merge(result, key, found)

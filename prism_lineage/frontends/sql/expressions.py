@@ -132,7 +132,10 @@ class ExpressionLowerer:
         for arg in args:
             if arg.origin is not None:
                 origin = self.ctx.join(origin, arg.origin)
-        return Call(self.ctx.ids.new("call", origin), origin, type_, name, tuple(args))
+        # sqlglot parses the functions it knows into their own classes; ``Anonymous`` is a
+        # function it does not know (a UDF, or a built-in of an engine it does not model).
+        known = not isinstance(node, exp.Anonymous)
+        return Call(self.ctx.ids.new("call", origin), origin, type_, name, tuple(args), known)
 
     def _args(self, node: exp.Expression, mode: Mode) -> list[Expr]:
         """Lower every expression argument of a node, in the order the parser stored them."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import sqlglot.errors as sqlglot_errors
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
@@ -21,9 +23,14 @@ def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[ex
     return [statement for statement in parsed if statement is not None]
 
 
+_TOKEN = re.compile(r"<Token token_type: [^,]*, text: (.*?), line: \d+.*?>")
+
+
 def _parse_error(error: sqlglot_errors.ParseError, source: SourceText) -> ParseError:
     details = error.errors[0] if error.errors else {}
     description = str(details.get("description") or error).split("\n")[0]
+    # sqlglot prints tokens as ``<Token token_type: …, text: WHERE, …>``: keep the text.
+    description = _TOKEN.sub(lambda m: f"'{m.group(1)}'", description)
     line, column = details.get("line"), details.get("col")
     near = (details.get("highlight") or "").strip()
     message = f"cannot parse the SQL: {description}"

@@ -1,0 +1,38 @@
+# `make demo` and `make test` work on a fresh machine with Python 3.11 and pip:
+# each creates .venv when it is missing and installs what it needs into it.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip install --quiet --disable-pip-version-check
+
+.PHONY: demo test bench install clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.stamp-base: pyproject.toml | $(PY)
+	$(PIP) -e .
+	touch $@
+
+$(VENV)/.stamp-test: pyproject.toml | $(PY)
+	$(PIP) -e ".[test]"
+	touch $@ $(VENV)/.stamp-base
+
+$(VENV)/.stamp-bench: pyproject.toml | $(PY)
+	$(PIP) -e ".[test,bench]"
+	touch $@ $(VENV)/.stamp-base $(VENV)/.stamp-test
+
+install: $(VENV)/.stamp-base
+
+demo: $(VENV)/.stamp-base
+	$(VENV)/bin/prism-lineage explain examples/orders/summary.sql --schema examples/orders/schema.yaml
+	$(VENV)/bin/prism-lineage explain examples/orders/top_customers.sql --schema examples/orders/schema.yaml
+
+test: $(VENV)/.stamp-test
+	$(PY) -m pytest
+
+bench: $(VENV)/.stamp-bench
+	$(PY) -m benchmarks.run
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

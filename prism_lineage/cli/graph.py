@@ -1,0 +1,35 @@
+"""``prism-lineage graph``: the plan-level lineage edges, with targets and origins."""
+
+from __future__ import annotations
+
+import sys
+
+from ..explain import lineage_graphs
+from ..lineage.graph_format import render_dot, render_graph_text, graph_model
+from .inputs import add_sql_arguments, read_catalog, read_functions, read_sql
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "graph",
+        help="the plan-level lineage edges with their targets and origins (explain plan)",
+        description="The plan of each statement, operator by operator, and every lineage edge the rules "
+                    "emit, with the targets it joins and the origin in the SQL text that wrote it.",
+    )
+    add_sql_arguments(parser)
+    parser.add_argument("--format", "-f", choices=("text", "json", "dot"), default="text", help="output format")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    catalog = read_catalog(args.schema)
+    functions = read_functions(args.functions)
+    text, file = read_sql(args.file)
+    graphs = lineage_graphs(text, catalog, args.dialect, file=file, functions=functions)
+    if args.format == "json":
+        sys.stdout.write(graph_model(graphs).model_dump_json(indent=2) + "\n")
+    elif args.format == "dot":
+        sys.stdout.write(render_dot(graphs))
+    else:
+        sys.stdout.write(render_graph_text(graphs))
+    return 0

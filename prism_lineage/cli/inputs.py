@@ -1,0 +1,48 @@
+"""Reading what commands are given: SQL text from a file or stdin, a schema, functions."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..catalog import Catalog, load_schema
+from ..errors import InputError
+from ..functions import FunctionRegistry
+
+
+def read_sql(path: str | None) -> tuple[str, str | None]:
+    """(text, file name) from ``path``, or from stdin when ``path`` is ``-`` or absent."""
+    if path in (None, "-"):
+        if sys.stdin is None or sys.stdin.isatty():
+            raise InputError("no SQL given: pass a FILE, or '-' and SQL on standard input")
+        return sys.stdin.read(), None
+    file = Path(path)
+    try:
+        return file.read_text(encoding="utf-8"), str(file)
+    except FileNotFoundError:
+        raise InputError(f"SQL file not found: {path}") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a directory, not a SQL file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read SQL file {path}: {error}") from None
+
+
+def read_catalog(path: str | None) -> Catalog:
+    return load_schema(path) if path else Catalog([])
+
+
+def read_functions(path: str | None) -> FunctionRegistry:
+    registry = FunctionRegistry.default()
+    return registry.load_file(path) if path else registry
+
+
+def add_sql_arguments(parser) -> None:
+    parser.add_argument("file", nargs="?", default="-", metavar="FILE",
+                        help="SQL file (one or more statements); '-' or nothing: standard input")
+    parser.add_argument("--schema", metavar="FILE",
+                        help="tables and columns, JSON or YAML (see docs/schema.md); tables not in it are read "
+                             "schema-less")
+    parser.add_argument("--dialect", "-d", metavar="D", default=None,
+                        help="SQL dialect (any dialect sqlglot reads: duckdb, postgres, snowflake, bigquery …)")
+    parser.add_argument("--functions", metavar="FILE",
+                        help="lineage facts for your own functions, YAML or JSON (see docs/functions.md)")
