@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ..catalog import Catalog
 from ..frontends.sql import lower_sql
@@ -15,7 +15,7 @@ from .answer import answer_statement
 from .models import Explanation, FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
 
 __all__ = [
-    "explain", "explain_statements", "lineage_graphs", "Explanation", "StatementAnswer", "FieldAnswer",
+    "PlanSource", "explain", "explain_statements", "lineage_graphs", "Explanation", "StatementAnswer", "FieldAnswer",
     "SourceColumn", "UncertainItem",
 ]
 
@@ -38,15 +38,33 @@ def explain_statements(statements: list[Statement], functions: FunctionRegistry 
     return Explanation.model_construct(statements=answers)
 
 
-def explain(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
-            *, file: str | None = None, functions: FunctionRegistry | None = None) -> Explanation:
+@runtime_checkable
+class PlanSource(Protocol):
+    """Anything that lowers itself into IR statements (a dataframe-style plan, a Substrait
+    plan reader …): ``explain`` accepts it in place of SQL text."""
+
+    def to_statements(self) -> list[Statement]: ...
+
+
+def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None = None,
+            dialect: str | None = None, *, file: str | None = None,
+            functions: FunctionRegistry | None = None) -> Explanation:
     """Explain every output field of every statement in ``sql``.
 
-    ``schema`` maps table names (possibly dotted) to ``{column: type}`` (see docs/schema.md);
-    tables not in it are read schema-less.  ``dialect`` is any dialect sqlglot reads.
-    Raises a ``PrismError`` subclass (``ParseError``, ``AmbiguousColumnError`` …) on bad input.
+    ``sql`` is SQL text, or a plan that lowers itself (``PlanSource``).  ``schema`` maps table
+    names (possibly dotted) to ``{column: type}`` (see docs/schema.md); tables not in it are
+    read schema-less.  ``dialect`` is any dialect sqlglot reads.  Raises a ``PrismError``
+    subclass (``ParseError``, ``AmbiguousColumnError`` …) on bad input.
     """
-    return explain_statements(lower(sql, schema, dialect, file=file), functions)
+    if isinstance(sql, str):
+        statements = lower(sql, schema, dialect, file=file)
+    elif isinstance(sql, PlanSource):
+        statements = sql.to_statements()
+    else:
+        from ..errors import UsageError
+
+        raise UsageError(f"explain() takes SQL text or a plan with to_statements(), not {type(sql).__name__}")
+    return explain_statements(statements, functions)
 
 
 def lineage_graphs(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
