@@ -9,6 +9,25 @@ from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship
 from .models import FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
 
 
+# Answers repeat the same sources across fields and statements (every field of a query shares
+# its relation's join and control sources): frozen models can be shared, so build each once.
+_SOURCES: dict[tuple, SourceColumn] = {}
+_SOURCES_LIMIT = 100_000
+
+
+def _source(column: str, relationship: str, transformation: str, confidence: str) -> SourceColumn:
+    key = (column, relationship, transformation, confidence)
+    found = _SOURCES.get(key)
+    if found is None:
+        if len(_SOURCES) >= _SOURCES_LIMIT:
+            _SOURCES.clear()
+        found = SourceColumn.model_construct(
+            column=column, relationship=relationship, transformation=transformation, confidence=confidence
+        )
+        _SOURCES[key] = found
+    return found
+
+
 def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnswer:
     fields: list[FieldAnswer] = []
     uncertain: list[UncertainItem] = []
@@ -36,10 +55,8 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
             sources.sort(key=lambda s: (RELATIONSHIP_ORDER[s[0]], s[1]))
             rendered = []
             for relationship, column, (transformation, confidence, reason) in sources:
-                rendered.append(SourceColumn.model_construct(
-                    column=column_name(column), relationship=relationship.value,
-                    transformation=transformation.value, confidence=confidence.value,
-                ))
+                rendered.append(_source(column_name(column), relationship.value, transformation.value,
+                                        confidence.value))
                 if confidence is not Confidence.EXACT:
                     note(name, reason or f"lineage from {column_name(column)} is {confidence.value}")
             fields.append(FieldAnswer.model_construct(name=name, sources=rendered))
