@@ -80,6 +80,9 @@ class FromItem:
     conditions: list[Expr] = field(default_factory=list)
     join_id: str | None = None
     origin: Origin | None = None
+    # Whether WHERE conjuncts may become this item's join predicate: true for comma and
+    # CROSS JOIN items (no ON/USING of their own), false for ``JOIN … ON|USING``.
+    takes_where: bool = True
 
 
 class FromClause:
@@ -103,7 +106,8 @@ class FromClause:
 
         ``FROM a, b WHERE a.k = b.k`` is how SQL wrote joins before ``JOIN … ON``: the
         conjunct is the join's predicate, so it gives join lineage, not control lineage.
-        Conjuncts with subqueries or over outer-joined items stay filters.
+        Conjuncts with subqueries, over outer-joined items, or relating an item joined by an
+        explicit ``JOIN … ON|USING`` (whose author chose the join's predicate) stay filters.
         """
         if len(self.items) < 2:
             return False
@@ -123,9 +127,7 @@ class FromClause:
             return False
         last = max(positions)
         item = self.items[last]
-        if item.kind not in (JoinKind.CROSS, JoinKind.INNER):
-            return False
-        if item.kind is JoinKind.CROSS and item.conditions:
+        if not item.takes_where or item.kind not in (JoinKind.CROSS, JoinKind.INNER):
             return False
         item.kind = JoinKind.INNER
         item.conditions.append(predicate)
@@ -396,6 +398,7 @@ class QueryLowerer:
         entry.join_id = ctx.ids.new("join", origin)
         using = join.args.get("using")
         natural = str(join.args.get("method") or "").upper() == "NATURAL"
+        entry.takes_where = not (using or natural or join.args.get("on") is not None)
         if using or natural:
             self._using_join(entry, join, using, natural, scope)
         else:
