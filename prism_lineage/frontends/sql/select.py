@@ -238,7 +238,9 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
     state = SelectState(ctx, scope, queries, env)
     lowerer = ExpressionLowerer(state)
     for window in node.args.get("windows") or []:
-        state.named_windows[ctx.normalizer.part(window.args["alias"]).lower()] = window
+        # ``WINDOW w AS (…)``: sqlglot keeps the name in ``this`` (older versions: ``alias``).
+        name = window.args.get("alias") or window.this
+        state.named_windows[ctx.normalizer.part(name).lower()] = window
 
     from_clause = queries.lower_from(node, scope, env)
     items = _select_items(node, state)
