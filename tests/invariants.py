@@ -170,7 +170,8 @@ class _ColumnReads:
             case Subquery(kind=SubqueryKind.EXISTS):
                 return False
             case Subquery(relation=relation, needle=needle):
-                return self.reads_column(relation.fields[0].id) or (needle is not None and self._expr_reads(needle))
+                return any(self.reads_column(f.id) for f in relation.fields) or (
+                    needle is not None and self._expr_reads(needle))
         return False
 
 

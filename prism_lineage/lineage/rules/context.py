@@ -116,7 +116,8 @@ def value_inputs(expr: Expr, functions=None):
                 step = strongest(transformation, Transformation.EXPRESSION)
                 if node.needle is not None:
                     stack.append((node.needle, step))
-                out.append((node.relation.fields[0].id, step, EXACT, None))
+                # ``(a, b) IN (SELECT x, y …)`` compares every column of the subquery.
+                out.extend((f.id, step, EXACT, None) for f in node.relation.fields)
         elif isinstance(node, CandidateRef):
             for field in node.fields:
                 out.append((field, transformation, Confidence.CONSERVATIVE, node.reason))
@@ -143,7 +144,7 @@ def read_fields(expr: Expr):
         elif isinstance(node, CandidateRef):
             out.extend((field, Confidence.CONSERVATIVE, node.reason) for field in node.fields)
         elif isinstance(node, Subquery) and node.kind is not SubqueryKind.EXISTS:
-            out.append((node.relation.fields[0].id, EXACT, None))
+            out.extend((f.id, EXACT, None) for f in node.relation.fields)
     return out
 
 
