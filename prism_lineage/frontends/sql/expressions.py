@@ -294,7 +294,10 @@ class ExpressionLowerer:
         star = False
         order_by: tuple[SortKey, ...] = ()
         args: list[Expr] = []
-        for key, value in node.args.items():
+        arguments = list(node.args.items())
+        if isinstance(node, exp.WithinGroup):
+            arguments, name = _within_group_arguments(node)
+        for key, value in arguments:
             items = value if isinstance(value, list) else [value]
             for item in items:
                 if not isinstance(item, exp.Expression) or isinstance(item, exp.DataType):
@@ -386,6 +389,24 @@ class ExpressionLowerer:
 
     def unsupported_query(self, node: exp.Expression, mode: Mode) -> Expr:
         return self.scalar_subquery(node, mode)
+
+
+# Ordered-set aggregates: in ``f(p) WITHIN GROUP (ORDER BY x)`` the ordered ``x`` is the value
+# aggregated (``p`` is a parameter); for others (``LISTAGG … WITHIN GROUP``) it only orders.
+_ORDERED_SET = frozenset({"percentile_cont", "percentile_disc", "mode", "rank", "dense_rank", "percent_rank",
+                          "cume_dist"})
+
+
+def _within_group_arguments(node: exp.WithinGroup) -> tuple[list[tuple[str, object]], str]:
+    inner = node.this
+    name = function_name(inner)
+    order = node.expression
+    arguments: list[tuple[str, object]] = list(inner.args.items())
+    if isinstance(order, exp.Order) and name in _ORDERED_SET:
+        arguments.append(("within", [o.this if isinstance(o, exp.Ordered) else o for o in order.expressions]))
+    else:
+        arguments.append(("within", order))
+    return arguments, name
 
 
 def and_all(ctx, exprs: list[Expr]) -> Expr:
