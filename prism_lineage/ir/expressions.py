@@ -8,7 +8,7 @@ never structural equality (``eq=False``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -24,6 +24,8 @@ class Expr:
     id: str
     origin: Origin | None
     type: DataType
+    # The authored targets a rewritten expression stands for (see ``Relation.authored``).
+    authored: tuple[str, ...] = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -11,7 +11,7 @@ Field references in expressions point at field ids of the operator's input(s).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .expressions import AggregateCall, Expr, SortKey, WindowCall
@@ -21,16 +21,28 @@ from .types import DataType
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Field:
+    """A field a relation creates.  ``authored``: see ``Relation``."""
+
     id: str
     name: str
     type: DataType = None
     origin: Origin | None = None
+    authored: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Relation:
+    """A relational operator.
+
+    ``authored`` links a target made by a rewrite to the authored targets it stands for
+    (specs/rewrites.md): empty for an authored target, and for a rewritten one that keeps the
+    id of the single authored target it stands for; otherwise the ids of the authored targets
+    (never of other rewritten ones) it came from.
+    """
+
     id: str
     origin: Origin | None
+    authored: tuple[str, ...] = field(default=(), kw_only=True)
 
     @property
     def inputs(self) -> tuple["Relation", ...]:
@@ -125,12 +137,19 @@ class JoinKind(StrEnum):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Join(Relation):
-    """``left <kind> JOIN right ON condition``.  Semi and anti joins keep the left fields only."""
+    """``left <kind> JOIN right ON condition``.  Semi and anti joins keep the left fields only.
+
+    ``condition_clause`` is ``None`` for the join's own ON/USING condition.  A condition a
+    rewrite moved here from elsewhere names the clause it was authored in (``where``,
+    ``having`` … as ``Filter.clause``) and keeps that clause's meaning: the semi join that
+    decorrelating ``WHERE EXISTS (…)`` makes still filters rows (control lineage, not join).
+    """
 
     kind: JoinKind
     left: Relation
     right: Relation
     condition: Expr | None = None
+    condition_clause: str | None = None
 
     @property
     def inputs(self) -> tuple[Relation, ...]:

@@ -101,10 +101,13 @@ def transform(
 
 # --- generic plumbing over the frozen dataclasses ----------------------------------------
 
+# What a node *is* rather than what it holds: never descended into, kept by ``_rebuild``.
+_IDENTITY = frozenset({"id", "origin", "type", "authored"})
+
 
 def _node_values(node: Any) -> Iterator[Any]:
     for f in dataclasses.fields(node):
-        if f.name not in ("id", "origin", "type"):
+        if f.name not in _IDENTITY:
             yield getattr(node, f.name)
 
 
@@ -121,7 +124,7 @@ def _exprs_in(value: Any) -> Iterator[Expr]:
 def _rebuild(node: Any, rel: Callable, expr: Callable) -> Transformed[Any]:
     changes: dict[str, Any] = {}
     for f in dataclasses.fields(node):
-        if f.name in ("id", "origin", "type"):
+        if f.name in _IDENTITY:
             continue
         value = getattr(node, f.name)
         new = _map_value(value, rel, expr)

@@ -13,8 +13,12 @@ RULE = "filter"
 _KIND = {"policy": Relationship.POLICY, "quality": Relationship.QUALITY}
 
 
+def clause_relationship(clause: str) -> Relationship:
+    """The relationship a row-filtering clause gives (WHERE, HAVING, QUALIFY: control)."""
+    return _KIND.get(clause, Relationship.CONTROL)
+
+
 @rule_for.register
 def filter_rule(node: Filter, ctx: RuleContext) -> None:
     ctx.flow_inputs(node)
-    relationship = _KIND.get(node.clause, Relationship.CONTROL)
-    ctx.reads(node.predicate, node.id, relationship, Transformation.FILTER, RULE, node)
+    ctx.reads(node.predicate, node.id, clause_relationship(node.clause), Transformation.FILTER, RULE, node)
