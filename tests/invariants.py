@@ -15,6 +15,7 @@ that drops or invents an edge is caught.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -61,6 +62,7 @@ def check_invariants(sql: str, schema: Mapping[str, Any] | None, dialect: str | 
         "ids or plan-level edges differ between two runs"
     for graph in graphs:
         check_closed(graph)
+        check_ids(graph)
     statements = lower(sql, schema, dialect)
     named = named_identifiers(sql, dialect)
     catalog = Catalog.from_mapping(schema)
@@ -82,6 +84,18 @@ def check_closed(graph) -> None:
         assert edge.source in targets, f"edge from a target that does not exist: {edge}"
     for link in graph.links:
         assert link.source in targets and link.target in targets, f"link between unknown targets: {link}"
+
+
+# --- ids -------------------------------------------------------------------------------------
+
+_RELATION_ID = re.compile(r"^s\d+\.[a-z_]+@\d+:\d+(~\d+)?$")
+
+
+def check_ids(graph) -> None:
+    """Relation ids follow specs/ids-and-origins.md: ``s<statement>.<kind>@<line>:<col>[~n]``."""
+    for target in graph.targets.values():
+        if target.kind == "relation":
+            assert _RELATION_ID.match(target.id), f"relation id {target.id!r} does not name its authored position"
 
 
 # --- explained ------------------------------------------------------------------------------

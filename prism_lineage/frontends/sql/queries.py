@@ -364,7 +364,7 @@ class QueryLowerer:
 
     def _no_from(self, node: exp.Select) -> Callable[[], Relation]:
         """``SELECT 1``: one row, no columns."""
-        origin = self.ctx.origin(node)
+        origin = self.ctx.origin(node) or _first_origin(self.ctx, node)
         values = Values(self.ctx.ids.new("values", origin), origin, (), ((),))
         return lambda: values
 
@@ -393,7 +393,8 @@ class QueryLowerer:
         side = str(join.args.get("side") or "").upper()
         kind_text = str(join.args.get("kind") or "").upper()
         entry.kind = _JOIN_KINDS.get((side, kind_text), JoinKind.INNER)
-        origin = ctx.origin(item.this if isinstance(item, exp.Table) else item) or sources[0].scan and sources[0].scan.origin
+        # A derived table or VALUES list keeps no position of its own: use its first token's.
+        origin = ctx.origin(item.this if isinstance(item, exp.Table) else item) or _first_origin(ctx, item)
         entry.origin = origin
         entry.join_id = ctx.ids.new("join", origin)
         using = join.args.get("using")

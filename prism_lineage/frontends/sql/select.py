@@ -214,7 +214,8 @@ class SelectState:
 
     def window_call(self, node: exp.Window, lowerer: ExpressionLowerer) -> Expr:
         if self.windows is None:
-            self.windows = WindowState(self.ctx.ids.new("window", self.ctx.origin(node.this)))
+            origin = self.ctx.origin(node.this) or lowerer._span(node)  # FILTER/IGNORE NULLS wrappers
+            self.windows = WindowState(self.ctx.ids.new("window", origin))
         origin = lowerer._span(node)
         found = self.windows.by_ast.get(node)
         if found is None:
@@ -256,7 +257,8 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
 
     group = node.args.get("group")
     if group is not None or _has_aggregate(node, state):
-        origin = lowerer._span(group) if group is not None else _items_span(items, lowerer)
+        # GROUP BY ALL has no token of its own to point at: the select list is what it groups by.
+        origin = (lowerer._span(group) if group is not None else None) or _items_span(items, lowerer)
         state.aggregate = AggregateState(ctx.ids.new("aggregate", origin), origin)
         if group is not None:
             _group_keys(group, items, state, lowerer)
