@@ -9,6 +9,9 @@ Exit codes (also in docs/cli.md):
  4    the SQL (or plan) could not be parsed
  5    a name could not be resolved: unknown or ambiguous column/table
  6    the statement is invalid: e.g. set operation column counts differ
+ 7    access refused: the credential is not known, or lacks the permission named
+      (governance: ``lineage.read``)
+ 9    ``prism-lineage review --exit-code``: a change waits for approval (not an error)
  70   internal error (a bug: please report it with the input)
 ====  ===========================================================
 """
@@ -118,3 +121,9 @@ class InvalidStatementError(PrismError):
     """The statement parses but cannot be valid (e.g. set operation arity mismatch)."""
 
     exit_code = 6
+
+
+class AccessRefusedError(PrismError):
+    """The credential cannot be used for what was asked: unknown, or lacking a permission."""
+
+    exit_code = 7

@@ -1,0 +1,110 @@
+"""``prism-lineage lineage``: the edges around an asset, and ``lineage impact``: what is downstream.
+
+::
+
+    prism-lineage lineage ASSET --project DIR [--env ENV] [--direction up|down|both] [--depth N]
+                                [-o text|json] [--as CREDENTIAL]
+    prism-lineage lineage impact ASSET --project DIR [--env ENV] [-o text|json] [--as CREDENTIAL]
+    prism-lineage review --base DIR|--base-rev REV --project DIR [--env ENV] [-o text|json] …
+
+One word after ``lineage`` is the asset; two words starting with ``impact`` ask for impact
+(so an asset called ``impact`` is still explored with ``lineage impact``).  Without ``--as`` the
+answer is the project owner's.  A refusal is one line on stderr (and, with ``-o json``,
+``{"error": {"code", "message"}}`` on stdout) with the exit code documented in docs/governance.md.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import InputError, PrismError, ResolutionError, UsageError
+from ..errors import AccessRefusedError
+from ..governance.access import viewer_for
+from ..governance.answers import Refusal, RefusalAnswer
+from ..governance.explorer import DEFAULT_DEPTH, explore
+from ..governance.impact import impact
+from ..governance.loading import load_project
+from ..governance.rollup import sync
+from ..governance.text import render_explorer, render_impact
+from ..governance.walks import Direction
+
+_DIRECTIONS = {"up": Direction.UPSTREAM, "down": Direction.DOWNSTREAM, "both": Direction.BOTH,
+               "upstream": Direction.UPSTREAM, "downstream": Direction.DOWNSTREAM}
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "lineage",
+        help="table-level lineage of a governed project: the edges around an asset, or its impact",
+        description="The edges around a table or view of a project (native or dbt), with how each is known "
+                    "(declared, parsed), or with 'impact ASSET' everything downstream of it.",
+    )
+    parser.add_argument("words", nargs="+", metavar="[impact] ASSET",
+                        help="the asset's full name (namespace.name) or unambiguous short name; "
+                             "'impact ASSET' lists everything downstream of it")
+    add_project_arguments(parser)
+    parser.add_argument("--direction", choices=sorted(_DIRECTIONS), default="both",
+                        help="upstream, downstream or both (default both)")
+    parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH, metavar="N",
+                        help=f"hops from the asset, 1 to 10 (default {DEFAULT_DEPTH}); outside is refused")
+    parser.set_defaults(run=run)
+    from . import review
+
+    review.register(commands)
+
+
+def add_project_arguments(parser) -> None:
+    parser.add_argument("--project", required=True, metavar="DIR",
+                        help="a native project directory (project.yaml) or a dbt project directory "
+                             "(target/manifest.json, target/catalog.json)")
+    parser.add_argument("--env", metavar="ENV", default=None,
+                        help="the environment (may be left out when the project has one, or a default)")
+    parser.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument("--as", dest="credential", metavar="CREDENTIAL", default=None,
+                        help="answer as this member or API token (default: the project owner)")
+
+
+def run(args) -> int:
+    try:
+        answer_text = _answer(args)
+    except PrismError as error:
+        refuse(args, error)
+        raise
+    sys.stdout.write(answer_text)
+    return 0
+
+
+def _answer(args) -> str:
+    words = args.words
+    if len(words) == 2 and words[0] == "impact":
+        mode, asset = "impact", words[1]
+    elif len(words) == 1:
+        mode, asset = "explore", words[0]
+    else:
+        raise UsageError(f"expected ASSET or 'impact ASSET', got {' '.join(words)!r}")
+    project, access = load_project(args.project)
+    viewer = viewer_for(access, args.credential)
+    lineage = sync(project, args.env)
+    if mode == "impact":
+        answer = impact(lineage, viewer, asset)
+        return answer.to_json() + "\n" if args.output == "json" else render_impact(answer)
+    found = explore(lineage, viewer, asset, _DIRECTIONS[args.direction], args.depth)
+    return found.to_json() + "\n" if args.output == "json" else render_explorer(found)
+
+
+def refuse(args, error: PrismError) -> None:
+    """With ``-o json``, the refusal as the answer the console reads (stderr says it too)."""
+    if getattr(args, "output", "text") == "json":
+        refusal = RefusalAnswer(error=Refusal(code=refusal_code(error), message=str(error)))
+        sys.stdout.write(refusal.to_json() + "\n")
+
+
+def refusal_code(error: PrismError) -> str:
+    code = getattr(error, "code", None)
+    if code:
+        return code
+    for kind, name in ((UsageError, "usage"), (InputError, "unreadable_input"),
+                       (ResolutionError, "unresolved_name"), (AccessRefusedError, "access_refused")):
+        if isinstance(error, kind):
+            return name
+    return "refused"

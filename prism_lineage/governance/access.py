@@ -1,0 +1,148 @@
+"""Who may see what: roles, members, API tokens, and the viewer an answer is given to.
+
+Lineage is read with ``lineage.read``.  Every role holds it (a viewer's included), so a person
+is never refused; an API token lists its own permissions and may be narrower than the person
+who made it, in permissions and in what it sees, never wider.  What a credential may see is
+a set of patterns over assets' full names (``fnmatch``: ``analytics.*``), optionally limited
+to some environments, like the Data assets list.  Without a credential the answer is the
+project owner's: every asset, every permission.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import AccessRefusedError
+
+LINEAGE_READ = "lineage.read"
+
+
+class _Access(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Role(_Access):
+    permissions: tuple[str, ...] = ()
+    sees: tuple[str, ...] = ("*",)
+    environments: tuple[str, ...] | None = None  # None: every environment
+
+
+class Member(_Access):
+    roles: tuple[str, ...]
+
+
+class Token(_Access):
+    """An API token.  ``permissions`` are the token's own (never more than its maker's);
+    ``sees`` narrows what the maker sees (absent: the maker's)."""
+
+    made_by: str
+    permissions: tuple[str, ...] = ()
+    sees: tuple[str, ...] | None = None
+    environments: tuple[str, ...] | None = None
+
+
+class AccessPolicy(_Access):
+    owner: str | None = None
+    roles: dict[str, Role] = Field(default_factory=dict)
+    members: dict[str, Member] = Field(default_factory=dict)
+    tokens: dict[str, Token] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """Assets matching one of ``patterns`` in one of ``environments`` (None: all)."""
+
+    patterns: tuple[str, ...]
+    environments: frozenset[str] | None
+
+    def allows(self, environment: str, full_name: str) -> bool:
+        if self.environments is not None and environment not in self.environments:
+            return False
+        return any(fnmatchcase(full_name, pattern) for pattern in self.patterns)
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """The credential an answer is given to.  A token carries its maker's grants and its own
+    (``narrowing``): it sees an asset only if both allow it."""
+
+    name: str
+    permissions: frozenset[str]
+    grants: tuple[Grant, ...]
+    narrowing: Grant | None = None
+    everything: bool = False
+
+    def may(self, permission: str) -> bool:
+        return self.everything or permission in self.permissions
+
+    def sees(self, environment: str, full_name: str) -> bool:
+        if self.everything:
+            return True
+        if self.narrowing is not None and not self.narrowing.allows(environment, full_name):
+            return False
+        return any(grant.allows(environment, full_name) for grant in self.grants)
+
+    def require(self, permission: str) -> None:
+        if not self.may(permission):
+            raise PermissionRefusedError(self.name, permission)
+
+
+class UnknownCredentialError(AccessRefusedError):
+    code = "unknown_credential"
+
+    def __init__(self, name: str):
+        super().__init__(f"credential '{name}' is not known to this project")
+        self.name = name
+
+
+class PermissionRefusedError(AccessRefusedError):
+    code = "permission_refused"
+
+    def __init__(self, credential: str, permission: str):
+        super().__init__(f"credential '{credential}' lacks the permission {permission}")
+        self.credential = credential
+        self.permission = permission
+
+
+OWNER = Viewer("project owner", frozenset(), (), everything=True)
+
+
+def viewer_for(policy: AccessPolicy, credential: str | None) -> Viewer:
+    """The viewer for ``credential`` (a member's or a token's name); ``None``: the owner."""
+    if credential is None:
+        return OWNER
+    if credential in policy.members:
+        return _member_viewer(policy, credential)
+    token = policy.tokens.get(credential)
+    if token is None:
+        raise UnknownCredentialError(credential)
+    if token.made_by not in policy.members:
+        # A token outlives nothing: its maker's rights bound it, so without them it has none.
+        return Viewer(credential, frozenset(), ())
+    maker = _member_viewer(policy, token.made_by)
+    narrowing = None
+    if token.sees is not None or token.environments is not None:
+        environments = frozenset(token.environments) if token.environments is not None else None
+        narrowing = Grant(token.sees if token.sees is not None else ("*",), environments)
+    if maker.everything:
+        return Viewer(credential, frozenset(token.permissions), (Grant(("*",), None),), narrowing)
+    return Viewer(credential, frozenset(token.permissions) & maker.permissions, maker.grants, narrowing)
+
+
+def _member_viewer(policy: AccessPolicy, name: str) -> Viewer:
+    member = policy.members[name]
+    if name == policy.owner:
+        return Viewer(name, frozenset(), (), everything=True)
+    permissions: set[str] = {LINEAGE_READ}  # every role holds it, a viewer's included
+    grants = []
+    for role_name in member.roles:
+        role = policy.roles.get(role_name)
+        if role is None:
+            continue  # the loader refuses unknown roles; a role removed later grants nothing
+        permissions.update(role.permissions)
+        environments = frozenset(role.environments) if role.environments is not None else None
+        grants.append(Grant(role.sees, environments))
+    return Viewer(name, frozenset(permissions), tuple(grants))

@@ -1,0 +1,324 @@
+"""A dbt project's ``manifest.json`` (and ``catalog.json``) as project declarations.
+
+* sources and seeds → tables;
+* models materialised as views → views, whose reads are their ``depends_on``;
+* every other model (table, incremental, materialised view, snapshot) → an asset of one
+  pipeline named after the project, writing a table, ordered by ``depends_on``;
+* ephemeral models are no asset: dbt inlines them as ``__dbt__cte__<name>`` into their
+  children's compiled SQL, so lineage runs through them to their own reads, and a dependency
+  on one is a dependency on what it reads;
+* ``owner``, ``steward`` and ``certified`` come from ``meta`` (the node's, over its config's);
+* column names and types from ``catalog.json`` where it has the node, else the manifest's
+  ``columns``.
+
+A node's SQL is its ``compiled_code``; where only ``raw_code`` exists (a manifest from ``dbt
+parse``), ``ref()``, ``source()``, ``this`` and ``config()`` are resolved and ephemeral models
+are inlined the way dbt does, and the asset says its SQL was read from raw code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
+
+from .access import AccessPolicy
+from .declarations import Column, Environment, Pipeline, PipelineAsset, Project, Table, View
+from .errors import ProjectError
+
+COMPILED = "compiled_code"
+RAW = "raw_code, with ref() and source() resolved"
+EPHEMERAL_PREFIX = "__dbt__cte__"
+_VIEW = "view"
+_EPHEMERAL = "ephemeral"
+_WRITTEN = ("model", "snapshot")
+# dbt adapter → sqlglot dialect (adapters not listed are read in sqlglot's default dialect).
+_DIALECTS = {
+    "duckdb": "duckdb", "postgres": "postgres", "snowflake": "snowflake", "bigquery": "bigquery",
+    "redshift": "redshift", "databricks": "databricks", "spark": "spark", "trino": "trino",
+    "athena": "athena", "clickhouse": "clickhouse", "sqlserver": "tsql", "fabric": "tsql",
+    "oracle": "oracle", "mysql": "mysql", "teradata": "teradata", "materialize": "materialize",
+}
+
+
+def is_dbt_project(root: Path) -> bool:
+    return (root / "dbt_project.yml").is_file() or (root / "target" / "manifest.json").is_file()
+
+
+def load_dbt_project(root: str | Path, *, environment: str | None = None) -> tuple[Project, AccessPolicy]:
+    """A dbt project directory: ``target/manifest.json`` and ``target/catalog.json`` (optional),
+    with an optional ``access.yaml`` beside ``dbt_project.yml``."""
+    root = Path(root)
+    manifest = root / "target" / "manifest.json"
+    if not manifest.is_file():
+        raise ProjectError(f"{root} has no target/manifest.json: run 'dbt compile' or 'dbt docs generate' first")
+    catalog = root / "target" / "catalog.json"
+    from .native import ACCESS_FILE, _access
+
+    access = _access(root) if (root / ACCESS_FILE).is_file() else AccessPolicy()
+    project = load_manifest(manifest, catalog if catalog.is_file() else None,
+                            environment=environment or _profile_target(root), owner=access.owner)
+    return project, access
+
+
+def load_manifest(manifest_path: str | Path, catalog_path: str | Path | None = None, *,
+                  environment: str = "default", owner: str | None = None) -> Project:
+    manifest = _json(Path(manifest_path))
+    catalog = _json(Path(catalog_path)) if catalog_path is not None else {}
+    nodes = _mapping(manifest, "nodes", manifest_path)
+    sources = _mapping(manifest, "sources", manifest_path)
+    metadata = manifest.get("metadata") or {}
+    dialect = _DIALECTS.get(str(metadata.get("adapter_type", "")).lower())
+    columns = {**(catalog.get("nodes") or {}), **(catalog.get("sources") or {})}
+    project_name = metadata.get("project_name") or "dbt"
+    importer = _Importer(nodes, sources, columns, dialect)
+    env = Environment(
+        name=environment, dialect=dialect, tables=tuple(importer.tables()), views=tuple(importer.views()),
+        pipelines=(importer.pipeline(project_name),) if importer.written else (),
+    )
+    return Project(name=project_name, environments=(env,), default_environment=environment, owner=owner,
+                   format="dbt")
+
+
+class _Importer:
+    def __init__(self, nodes: dict, sources: dict, catalog: dict, dialect: str | None):
+        self.nodes = {k: v for k, v in nodes.items() if v.get("resource_type") in (*_WRITTEN, "seed")
+                      and (v.get("config") or {}).get("enabled", True)}
+        self.sources = sources
+        self.catalog = catalog
+        self.dialect = dialect
+        self.written = [n for n in self.nodes.values()
+                        if n["resource_type"] in _WRITTEN and _materialized(n) not in (_VIEW, _EPHEMERAL)]
+        self.written_ids = {n["unique_id"] for n in self.written}
+
+    # --- assets -----------------------------------------------------------------------------
+
+    def tables(self) -> Iterable[Table]:
+        for uid, source in sorted(self.sources.items()):
+            yield Table(namespace=source["schema"], name=source.get("identifier") or source["name"],
+                        columns=self._columns(uid, source), file=source.get("original_file_path") or "",
+                        aliases=_aliases(source.get("name"), source.get("identifier")),
+                        **_stewardship(source))
+        for uid, node in sorted(self.nodes.items()):
+            if node["resource_type"] == "seed" or uid in self.written_ids:
+                yield Table(namespace=node["schema"], name=_alias(node), columns=self._columns(uid, node),
+                            file=node.get("original_file_path") or "", aliases=_aliases(node["name"], _alias(node)),
+                            **_stewardship(node))
+
+    def views(self) -> Iterable[View]:
+        for uid, node in sorted(self.nodes.items()):
+            if node["resource_type"] == "model" and _materialized(node) == _VIEW:
+                sql, read_from = self._sql(uid)
+                yield View(namespace=node["schema"], name=_alias(node), sql=sql,
+                           reads=tuple(self._full_name(d) for d in self._dependencies(uid)),
+                           columns=self._columns(uid, node), dialect=self.dialect,
+                           file=node.get("original_file_path") or "", sql_read_from=read_from,
+                           aliases=_aliases(node["name"], _alias(node)), **_stewardship(node))
+
+    def pipeline(self, name: str) -> Pipeline:
+        written_ids = self.written_ids
+        assets = []
+        for node in sorted(self.written, key=lambda n: n["unique_id"]):
+            uid = node["unique_id"]
+            sql, read_from = self._sql(uid)
+            depends = [self.nodes[d]["name"] for d in self._dependencies(uid) if d in written_ids]
+            assets.append(PipelineAsset(name=node["name"], writes=f"{node['schema']}.{_alias(node)}", sql=sql,
+                                        depends_on=tuple(depends), dialect=self.dialect, sql_read_from=read_from,
+                                        file=node.get("original_file_path")))
+        return Pipeline(name=name, assets=tuple(assets), file="dbt_project.yml")
+
+    # --- dependencies, through ephemeral models ---------------------------------------------
+
+    def _dependencies(self, uid: str) -> list[str]:
+        """What ``uid`` depends on among assets: an ephemeral model stands for its own reads."""
+        found: list[str] = []
+        stack = list(reversed(self._depends_on(uid)))
+        seen: set[str] = set()
+        while stack:
+            dependency = stack.pop()
+            if dependency in seen:
+                continue
+            seen.add(dependency)
+            node = self.nodes.get(dependency)
+            if node is not None and _materialized(node) == _EPHEMERAL:
+                stack.extend(reversed(self._depends_on(dependency)))
+            elif node is not None or dependency in self.sources:
+                found.append(dependency)
+        return found
+
+    def _depends_on(self, uid: str) -> list[str]:
+        node = self.nodes.get(uid) or {}
+        return list((node.get("depends_on") or {}).get("nodes") or [])
+
+    def _full_name(self, uid: str) -> str:
+        if uid in self.sources:
+            source = self.sources[uid]
+            return f"{source['schema']}.{source.get('identifier') or source['name']}"
+        node = self.nodes[uid]
+        return f"{node['schema']}.{_alias(node)}"
+
+    # --- columns ------------------------------------------------------------------------------
+
+    def _columns(self, uid: str, node: dict) -> tuple[Column, ...]:
+        found = self.catalog.get(uid)
+        declared = node.get("columns") or {}
+        if found and found.get("columns"):
+            ordered = sorted(found["columns"].values(), key=lambda c: c.get("index", 0))
+            return tuple(Column(name=c["name"], type=c.get("type"),
+                                doc=(declared.get(c["name"]) or {}).get("description") or None) for c in ordered)
+        return tuple(Column(name=c.get("name") or key, type=c.get("data_type"), doc=c.get("description") or None)
+                     for key, c in declared.items())
+
+    # --- SQL ----------------------------------------------------------------------------------
+
+    def _sql(self, uid: str) -> tuple[str, str]:
+        node = self.nodes[uid]
+        if node.get("compiled_code"):
+            return node["compiled_code"], COMPILED
+        return self._resolved_raw(uid), RAW
+
+    def _resolved_raw(self, uid: str) -> str:
+        """``raw_code`` with its Jinja references resolved and ephemeral models inlined."""
+        sql = self._substituted(uid)
+        ephemeral = self._ephemeral_chain(uid)
+        if not ephemeral:
+            return sql
+        return _with_ctes(sql, [(f"{EPHEMERAL_PREFIX}{self.nodes[e]['name']}", self._substituted(e))
+                                for e in ephemeral], self.dialect)
+
+    def _substituted(self, uid: str) -> str:
+        node = self.nodes[uid]
+
+        def ref(match: re.Match) -> str:
+            names = _string_args(match.group(1))
+            target = self._node_named(names[-1]) if names else None
+            if target is None:
+                return match.group(0)  # left as written: the reader cannot parse it and says so
+            if _materialized(target) == _EPHEMERAL:
+                return f"{EPHEMERAL_PREFIX}{target['name']}"
+            return _relation(target)
+
+        def source(match: re.Match) -> str:
+            names = _string_args(match.group(1))
+            found = next((s for s in self.sources.values()
+                          if len(names) == 2 and s.get("source_name") == names[0] and s.get("name") == names[1]), None)
+            return _relation(found) if found is not None else match.group(0)
+
+        sql = node.get("raw_code") or ""
+        sql = _CONFIG.sub("", sql)
+        sql = _REF.sub(ref, sql)
+        sql = _SOURCE.sub(source, sql)
+        return _THIS.sub(lambda _: _relation(node), sql)
+
+    def _ephemeral_chain(self, uid: str) -> list[str]:
+        """The ephemeral models ``uid`` reads, directly or through each other, readers last."""
+        order: list[str] = []
+
+        def visit(current: str, trail: tuple[str, ...]) -> None:
+            for dependency in self._depends_on(current):
+                node = self.nodes.get(dependency)
+                if node is None or _materialized(node) != _EPHEMERAL or dependency in order or dependency in trail:
+                    continue
+                visit(dependency, trail + (dependency,))
+                order.append(dependency)
+
+        visit(uid, (uid,))
+        return order
+
+    def _node_named(self, name: str) -> dict | None:
+        return next((n for n in self.nodes.values() if n.get("name") == name), None)
+
+
+_CALL_ARGS = r"\(\s*((?:'[^']*'|\"[^\"]*\")(?:\s*,\s*(?:'[^']*'|\"[^\"]*\"))*)\s*(?:,[^)]*)?\)"
+_REF = re.compile(r"\{\{\s*ref" + _CALL_ARGS + r"\s*\}\}")
+_SOURCE = re.compile(r"\{\{\s*source" + _CALL_ARGS + r"\s*\}\}")
+_CONFIG = re.compile(r"\{\{\s*config\s*\((?:[^{}]|\{[^{}]*\})*\)\s*\}\}", re.DOTALL)
+_THIS = re.compile(r"\{\{\s*this\s*\}\}")
+
+
+def _string_args(text: str) -> list[str]:
+    return [m.group(1) or m.group(2) for m in re.finditer(r"'([^']*)'|\"([^\"]*)\"", text)]
+
+
+def _with_ctes(sql: str, ctes: list[tuple[str, str]], dialect: str | None) -> str:
+    """``sql`` with ``ctes`` put before its own CTEs, as dbt inlines ephemeral models."""
+    import sqlglot
+
+    try:
+        tree = sqlglot.parse_one(sql, read=dialect)
+        definitions = [exp.CTE(this=sqlglot.parse_one(body, read=dialect), alias=exp.TableAlias(
+            this=exp.to_identifier(name))) for name, body in ctes]
+    except SqlglotError:
+        return sql  # the reader meets the same error and says the SQL could not be parsed
+    existing = tree.args.get("with_")
+    own = list(existing.expressions) if existing is not None else []
+    tree.set("with_", exp.With(expressions=definitions + own,
+                               recursive=bool(existing and existing.args.get("recursive"))))
+    return tree.sql(dialect=dialect)
+
+
+def _relation(node: dict) -> str:
+    if node.get("relation_name"):
+        return node["relation_name"]
+    return f"{node['schema']}.{_alias(node)}"
+
+
+def _alias(node: dict) -> str:
+    return node.get("alias") or node.get("identifier") or node["name"]
+
+
+def _aliases(*names: str | None) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(n for n in names if n))
+
+
+def _materialized(node: dict) -> str:
+    return (node.get("config") or {}).get("materialized") or "view"
+
+
+def _stewardship(node: dict) -> dict[str, Any]:
+    meta = {**((node.get("config") or {}).get("meta") or {}), **(node.get("meta") or {})}
+    certified = meta.get("certified", False)
+    if not isinstance(certified, bool):
+        raise ProjectError(f"{node.get('original_file_path') or node.get('unique_id')}: meta.certified of "
+                           f"{node.get('name')} must be true or false, got {certified!r}")
+    return {"owner": _text(meta.get("owner")), "steward": _text(meta.get("steward")), "certified": certified}
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _json(path: Path) -> dict:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProjectError(f"dbt file not found: {path}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ProjectError(f"cannot read {path} as JSON: {error}") from None
+    if not isinstance(document, dict):
+        raise ProjectError(f"{path}: expected a JSON object")
+    return document
+
+
+def _mapping(document: dict, key: str, path: Any) -> dict:
+    value = document.get(key) or {}
+    if not isinstance(value, dict):
+        raise ProjectError(f"{path}: '{key}' must be an object")
+    return value
+
+
+def _profile_target(root: Path) -> str:
+    """The environment's name: the default target of the project's own profiles.yml, if any."""
+    try:
+        project = yaml.safe_load((root / "dbt_project.yml").read_text(encoding="utf-8")) or {}
+        profiles = yaml.safe_load((root / "profiles.yml").read_text(encoding="utf-8")) or {}
+        target = profiles[project["profile"]]["target"]
+        return str(target)
+    except (OSError, yaml.YAMLError, KeyError, TypeError):
+        return "default"

@@ -1,0 +1,149 @@
+"""What a project declares in git: tables, views and pipelines, per environment.
+
+These are the public models every loader (native YAML, dbt manifest) produces, so the rollup,
+the explorer and the review gate never know which format a project was written in.  A
+declaration remembers the ``file`` (relative to the project root) that holds it: every edge
+says which file gives it, and the review gate compares files.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class _Declaration(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Column(_Declaration):
+    """A column a table declares.  ``id`` is optional; when a file gives its columns ids, a
+    column keeps its id across renames (the review gate matches columns by id)."""
+
+    name: str
+    id: int | None = None
+    type: str | None = None
+    required: bool = False
+    doc: str | None = None
+
+
+class Stewardship(_Declaration):
+    """Who answers for an asset, and whether it is certified."""
+
+    owner: str | None = None
+    steward: str | None = None
+    certified: bool = False
+
+
+class Table(_Declaration):
+    namespace: str
+    name: str
+    columns: tuple[Column, ...] = ()
+    owner: str | None = None
+    steward: str | None = None
+    certified: bool = False
+    file: str
+    aliases: tuple[str, ...] = ()  # other short names it answers to (a dbt model's name)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.namespace}.{self.name}"
+
+
+class View(_Declaration):
+    """A view: its SQL (always held inline, so it is read) and the reads its author lists."""
+
+    namespace: str
+    name: str
+    sql: str
+    reads: tuple[str, ...] = ()
+    columns: tuple[Column, ...] = ()
+    owner: str | None = None
+    steward: str | None = None
+    certified: bool = False
+    dialect: str | None = None
+    file: str
+    sql_read_from: str | None = None  # how the SQL was obtained when it is not the file's own text
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.namespace}.{self.name}"
+
+
+SqlOrigin = Literal["inline", "file"]
+
+
+class PipelineAsset(_Declaration):
+    """One asset of a pipeline: it writes one table, with SQL held inline or named in a file."""
+
+    name: str
+    writes: str
+    sql: str | None = None
+    sql_file: str | None = None
+    depends_on: tuple[str, ...] = ()
+    dialect: str | None = None
+    sql_read_from: str | None = None
+    file: str | None = None  # the file holding its SQL and depends_on, when not the pipeline's
+
+    @model_validator(mode="after")
+    def _one_sql(self) -> "PipelineAsset":
+        if (self.sql is None) == (self.sql_file is None):
+            raise ValueError(f"asset '{self.name}' needs exactly one of 'sql' and 'sql_file'")
+        return self
+
+
+class Pipeline(_Declaration):
+    name: str
+    assets: tuple[PipelineAsset, ...]
+    file: str
+
+    @model_validator(mode="after")
+    def _dependencies_inside(self) -> "Pipeline":
+        names = [a.name for a in self.assets]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"pipeline '{self.name}' declares asset {duplicates[0]!r} twice")
+        for asset in self.assets:
+            for dependency in asset.depends_on:
+                if dependency not in names:
+                    raise ValueError(
+                        f"asset '{asset.name}' of pipeline '{self.name}' depends on '{dependency}', "
+                        "which is not an asset of the same pipeline"
+                    )
+        return self
+
+
+class Environment(_Declaration):
+    """One environment as it stands after its own patches: what the rollup reads."""
+
+    name: str
+    dialect: str | None = None
+    tables: tuple[Table, ...] = ()
+    views: tuple[View, ...] = ()
+    pipelines: tuple[Pipeline, ...] = ()
+    patched: tuple[str, ...] = ()  # full names of tables this environment patches
+
+    @model_validator(mode="after")
+    def _names_unique(self) -> "Environment":
+        seen: dict[str, str] = {}
+        for asset in (*self.tables, *self.views):
+            other = seen.get(asset.full_name)
+            if other is not None:
+                raise ValueError(
+                    f"environment '{self.name}' declares {asset.full_name} twice ({other} and {asset.file})"
+                )
+            seen[asset.full_name] = asset.file
+        return self
+
+
+class Project(_Declaration):
+    name: str
+    environments: tuple[Environment, ...] = Field(min_length=1)
+    default_environment: str | None = None
+    owner: str | None = None  # whose view an answer gives when no credential is named
+    format: Literal["native", "dbt"] = "native"
+
+    def environment(self, name: str) -> Environment | None:
+        return next((e for e in self.environments if e.name == name), None)

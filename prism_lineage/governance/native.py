@@ -1,0 +1,211 @@
+"""The native project format: YAML files in a git checkout (docs/governance.md, field by field).
+
+::
+
+    project.yaml                 name, dialect, environments, default_environment
+    access.yaml                  roles, members, API tokens (optional; see access.py)
+    environments/<env>.yaml      an environment's dialect and its own patches of tables (optional)
+    tables/**/*.yaml             one table per file
+    views/**/*.yaml              one view per file
+    pipelines/**/*.yaml          one pipeline per file
+
+A declaration file may name the ``environments`` it exists in (default: every one).  Files are
+read in path order, so answers do not depend on the file system's listing order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from .access import AccessPolicy
+from .declarations import Column, Environment, Pipeline, PipelineAsset, Project, Table, View
+from .errors import ProjectError
+
+PROJECT_FILE = "project.yaml"
+ACCESS_FILE = "access.yaml"
+_KINDS = ("tables", "views", "pipelines")
+_PATCHABLE = {"namespace", "name", "columns", "owner", "steward", "certified"}
+
+
+@dataclass
+class NativeSource:
+    """What a native project's files hold, before environments are applied."""
+
+    root: Path
+    settings: dict[str, Any]
+    declarations: dict[str, list[tuple[dict[str, Any], Table | View | Pipeline]]]
+    patches: dict[str, dict[str, Any]] = field(default_factory=dict)  # env -> its file's document
+    unreadable: dict[str, str] = field(default_factory=dict)  # file -> why (lenient loading only)
+
+
+def is_native_project(root: Path) -> bool:
+    return (root / PROJECT_FILE).is_file()
+
+
+def load_native(root: str | Path, *, strict: bool = True) -> tuple[Project, AccessPolicy, dict[str, str]]:
+    """The project, its access policy, and (when not ``strict``) the files that could not be
+    read, each with the reason; ``strict`` raises ``ProjectError`` on the first instead."""
+    source = read_native(Path(root), strict=strict)
+    settings = source.settings
+    names = _environment_names(settings)
+    environments = tuple(_environment(source, name, settings.get("dialect")) for name in names)
+    default = settings.get("default_environment")
+    if default is not None and default not in names:
+        raise ProjectError(f"{PROJECT_FILE}: default_environment '{default}' is not one of {', '.join(names)}")
+    access = _access(source.root)
+    project = _validated(Project, {
+        "name": settings.get("name") or source.root.name, "environments": environments,
+        "default_environment": default, "owner": access.owner, "format": "native",
+    }, PROJECT_FILE)
+    return project, access, dict(source.unreadable)
+
+
+def read_native(root: Path, *, strict: bool = True) -> NativeSource:
+    if not root.is_dir():
+        raise ProjectError(f"project directory not found: {root}")
+    settings = _document(root, PROJECT_FILE)
+    if not isinstance(settings, dict):
+        raise ProjectError(f"{PROJECT_FILE}: expected a mapping with 'name' and 'environments'")
+    source = NativeSource(root, settings, {kind: [] for kind in _KINDS})
+    for kind in _KINDS:
+        for path in sorted((root / kind).rglob("*.y*ml")) if (root / kind).is_dir() else ():
+            relative = path.relative_to(root).as_posix()
+            try:
+                document = _document(root, relative)
+                source.declarations[kind].append((document, _declaration(kind, document, relative)))
+            except ProjectError as error:
+                if strict:
+                    raise
+                source.unreadable[relative] = error.message
+    for name in _environment_names(settings):
+        relative = f"environments/{name}.yaml"
+        if (root / relative).is_file():
+            try:
+                document = _document(root, relative) or {}
+                if not isinstance(document, dict):
+                    raise ProjectError(f"{relative}: expected a mapping")
+                source.patches[name] = document
+            except ProjectError as error:
+                if strict:
+                    raise
+                source.unreadable[relative] = error.message
+    return source
+
+
+def _environment_names(settings: dict[str, Any]) -> list[str]:
+    names = settings.get("environments")
+    if isinstance(names, dict):
+        names = list(names)
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) and n for n in names):
+        raise ProjectError(f"{PROJECT_FILE}: 'environments' must list at least one environment name")
+    return names
+
+
+def _environment(source: NativeSource, name: str, dialect: str | None) -> Environment:
+    env_document = source.patches.get(name, {})
+    patches = env_document.get("patches") or {}
+    patch_file = f"environments/{name}.yaml"
+    if not isinstance(patches, dict):
+        raise ProjectError(f"{patch_file}: 'patches' must map table names to fields")
+    declared: dict[str, list] = {kind: [] for kind in _KINDS}
+    for kind in _KINDS:
+        for document, declaration in source.declarations[kind]:
+            only = document.get("environments")
+            if only is None or name in only:
+                declared[kind].append(declaration)
+    tables = []
+    applied = []
+    for table in declared["tables"]:
+        patch = patches.get(table.full_name)
+        if patch is not None:
+            tables.append(_patched(table, patch, patch_file))
+            applied.append(table.full_name)
+        else:
+            tables.append(table)
+    unknown = sorted(set(patches) - set(applied))
+    if unknown:
+        raise ProjectError(f"{patch_file}: patches table '{unknown[0]}', which environment '{name}' does not declare")
+    return _validated(Environment, {
+        "name": name, "dialect": env_document.get("dialect", dialect), "tables": tables,
+        "views": declared["views"], "pipelines": declared["pipelines"], "patched": tuple(applied),
+    }, patch_file if patches else PROJECT_FILE)
+
+
+def _patched(table: Table, patch: Any, patch_file: str) -> Table:
+    if not isinstance(patch, dict):
+        raise ProjectError(f"{patch_file}: the patch of {table.full_name} must be a mapping")
+    extra = sorted(set(patch) - _PATCHABLE)
+    if extra:
+        raise ProjectError(
+            f"{patch_file}: a patch of {table.full_name} cannot change '{extra[0]}' "
+            f"(patchable: {', '.join(sorted(_PATCHABLE))})"
+        )
+    values = table.model_dump()
+    values.update(patch)
+    return _validated(Table, values, patch_file)
+
+
+def _declaration(kind: str, document: Any, file: str) -> Table | View | Pipeline:
+    if not isinstance(document, dict):
+        raise ProjectError(f"{file}: expected a mapping declaring one {kind[:-1]}")
+    values = {k: v for k, v in document.items() if k != "environments"}
+    only = document.get("environments")
+    if only is not None and not (isinstance(only, list) and all(isinstance(n, str) for n in only)):
+        raise ProjectError(f"{file}: 'environments' must be a list of environment names")
+    values["file"] = file
+    if kind == "tables":
+        return _validated(Table, values, file)
+    if kind == "views":
+        return _validated(View, values, file)
+    assets = values.get("assets")
+    if isinstance(assets, list):
+        values["assets"] = [_validated(PipelineAsset, a, file) if isinstance(a, dict) else a for a in assets]
+    return _validated(Pipeline, values, file)
+
+
+def _access(root: Path) -> AccessPolicy:
+    if not (root / ACCESS_FILE).is_file():
+        return AccessPolicy()
+    document = _document(root, ACCESS_FILE) or {}
+    policy = _validated(AccessPolicy, document, ACCESS_FILE)
+    for member, spec in policy.members.items():
+        for role in spec.roles:
+            if role not in policy.roles:
+                raise ProjectError(f"{ACCESS_FILE}: member '{member}' has role '{role}', which is not declared")
+    if policy.owner is not None and policy.owner not in policy.members:
+        raise ProjectError(f"{ACCESS_FILE}: owner '{policy.owner}' is not a member")
+    return policy
+
+
+def _document(root: Path, relative: str) -> Any:
+    path = root / relative
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ProjectError(f"{relative} not found in {root}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ProjectError(f"cannot read {relative}: {error}") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise ProjectError(f"{relative} is not valid YAML{where}: {getattr(error, 'problem', None) or error}") from None
+
+
+def _validated(model: type[BaseModel], values: Any, file: str):
+    try:
+        return model.model_validate(values)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        message = first["msg"].removeprefix("Value error, ")
+        raise ProjectError(f"{file}: {where + ': ' if where else ''}{message}") from None
+
+
+__all__ = ["load_native", "read_native", "is_native_project", "Column"]

@@ -1,0 +1,245 @@
+"""The certified-table review gate: which changes to a project wait for approval, and what is
+downstream of the tables they touch.
+
+Two versions of a native project are compared (two directories, e.g. two git checkouts):
+
+* a change to a table's own file waits when the table is certified and the change removes,
+  renames or retypes a column the file declares, deletes the file, or changes the namespace or
+  the name the file declares.  Adding a column does not wait — except while it cannot be told
+  whether the table is certified (its file, or an environment's patch file, cannot be read),
+  when it waits too.  A column added inside a nested type reads as that column retyped (its
+  type changes); a column renamed in a file that gives its columns no ids reads as removed;
+* an environment's own patch of a table waits when it changes the table's schema, namespace or
+  name in any way and the table is certified in that environment.
+
+Columns are matched by id when both versions of the file give ids, else by name.  A change to
+a column's required flag or doc, to a table's doc, column order, or the adding or dropping of
+ids is not escalated (the seed lists these as not built).
+
+Impact, under the diff, is what the explorer says as the viewer, in the environment's lineage
+as it stands (the change is not applied while it waits): at most five tables, then how many
+more the change names.  It decides nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from .access import LINEAGE_READ, Viewer
+from .declarations import Column, Table
+from .errors import ProjectError
+from .impact import impact
+from .native import load_native, read_native
+from .rollup import environment_of, sync
+from .statuses import NO_COLUMN_ANSWER_NOTE, NOT_VISIBLE  # noqa: F401  (NOT_VISIBLE: documented sibling)
+
+SHOWN_TABLES = 5
+WAITS_SENTENCE = "The change still waits for an approver."
+HIDDEN_SENTENCE = "Impact is not shown: this table is not one you may see."
+UNREADABLE_SENTENCE = "Impact cannot be read for this table."
+CHANGE_SET_STATES = ("draft", "proposed", "approved", "ended")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class HeldChange(_Model):
+    """A change that waits for approval, and the reason, counting columns without naming them."""
+
+    table: str
+    file: str
+    environment: str | None  # None: the table's own file; else the environment whose patch changed
+    reason: str
+
+
+class ImpactAssetRow(_Model):
+    name: str
+    kind: str
+    owner: str | None
+    steward: str | None
+    certified: bool
+
+
+class ImpactSection(_Model):
+    table: str
+    environment: str
+    read_in_other_environment: bool  # an environment's patch read in that environment, not yours
+    explorer_link: bool  # only a table of the environment you are in links into the explorer
+    sentence: str | None  # when impact cannot be read or the table is not one you may see
+    count: int | None = None
+    at_least: bool = False
+    by_kind: dict[str, int] = {}
+    assets: list[ImpactAssetRow] = []
+    notes: list[str] = []
+
+
+class ReviewAnswer(_Model):
+    environment: str
+    state: str
+    waits_for_approval: bool
+    held: list[HeldChange]
+    environments_not_computed: list[str]
+    impact: list[ImpactSection]
+    more: int  # tables the change names beyond those shown
+    notes: list[str]
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return self.model_dump_json(indent=indent)
+
+
+@dataclass(frozen=True, slots=True)
+class _ColumnChanges:
+    removed: int = 0
+    renamed: int = 0
+    retyped: int = 0
+    added: int = 0
+
+    @property
+    def breaking(self) -> bool:
+        return bool(self.removed or self.renamed or self.retyped)
+
+
+def review(base_dir: str | Path, proposed_dir: str | Path, viewer: Viewer, environment: str | None = None,
+           state: str = "proposed") -> ReviewAnswer:
+    if state not in CHANGE_SET_STATES:
+        from ..errors import UsageError
+
+        raise UsageError(f"unknown change set state '{state}' (one of {', '.join(CHANGE_SET_STATES)})")
+    viewer.require(LINEAGE_READ)
+    base_project, _, _ = load_native(base_dir)
+    env = environment_of(base_project, environment)
+    base = read_native(Path(base_dir))
+    proposed = read_native(Path(proposed_dir), strict=False)
+    held = _file_changes(base, proposed, base_project) + _patch_changes(base, proposed, base_project)
+    tables = list(dict.fromkeys((h.table, h.environment or env.name) for h in held))
+    sections = [_impact_section(base_project, name, where, env.name, viewer, state)
+                for name, where in tables[:SHOWN_TABLES]]
+    touched = sorted({h.environment for h in held if h.environment} |
+                     ({e.name for e in base_project.environments} if any(h.environment is None for h in held)
+                      else set()))
+    notes = [f"and {len(tables) - SHOWN_TABLES} more"] if len(tables) > SHOWN_TABLES else []
+    return ReviewAnswer(environment=env.name, state=state, waits_for_approval=bool(held), held=held,
+                        environments_not_computed=touched, impact=sections,
+                        more=max(0, len(tables) - SHOWN_TABLES), notes=notes)
+
+
+def _certified_somewhere(project, full_name: str) -> bool:
+    return any(t.certified for e in project.environments for t in e.tables if t.full_name == full_name)
+
+
+def _file_changes(base, proposed, base_project) -> list[HeldChange]:
+    held = []
+    new_files = {table.file: table for _, table in proposed.declarations["tables"]}
+    try:
+        proposed_project, _, _ = load_native(proposed.root, strict=False)
+    except ProjectError:
+        proposed_project = None
+    for _, table in base.declarations["tables"]:
+        certified = _certified_somewhere(base_project, table.full_name) or (
+            proposed_project is not None and _certified_somewhere(proposed_project, table.full_name))
+        if table.file in proposed.unreadable or proposed_project is None:
+            reason = "cannot tell whether the table is certified: its file cannot be read"
+            held.append(HeldChange(table=table.full_name, file=table.file, environment=None, reason=reason))
+            continue
+        new = new_files.get(table.file)
+        if new is None:
+            if certified:
+                held.append(HeldChange(table=table.full_name, file=table.file, environment=None,
+                                       reason="deletes the file of a certified table"))
+            continue
+        reasons = []
+        if (new.namespace, new.name) != (table.namespace, table.name):
+            reasons.append("changes the namespace or the name the file declares")
+        changes = column_changes(table.columns, new.columns)
+        reasons += _counted(changes)
+        if certified and reasons:
+            held.append(HeldChange(table=table.full_name, file=table.file, environment=None,
+                                   reason=f"{'; '.join(reasons)} of a certified table"))
+    return held
+
+
+def _patch_changes(base, proposed, base_project) -> list[HeldChange]:
+    held = []
+    for env in base_project.environments:
+        file = f"environments/{env.name}.yaml"
+        if file in proposed.unreadable:
+            held.append(HeldChange(table="*", file=file, environment=env.name,
+                                   reason="cannot tell whether the tables it patches are certified: "
+                                          "the file cannot be read"))
+            continue
+        before = (base.patches.get(env.name) or {}).get("patches") or {}
+        after = (proposed.patches.get(env.name) or {}).get("patches") or {}
+        for name in sorted(set(before) | set(after)):
+            old, new = before.get(name) or {}, after.get(name) or {}
+            if all(old.get(k) == new.get(k) for k in ("columns", "namespace", "name")):
+                continue
+            table = next((t for t in env.tables if t.full_name == name), None)
+            certified = bool(table and table.certified) or bool(new.get("certified"))
+            if certified:
+                held.append(HeldChange(table=name, file=file, environment=env.name,
+                                       reason="an environment's patch changes the schema, namespace or name "
+                                              "of a table certified in that environment"))
+    return held
+
+
+def column_changes(before: tuple[Column, ...], after: tuple[Column, ...]) -> _ColumnChanges:
+    """Removed, renamed, retyped and added columns; by id when both sides give ids, else by name
+    (so a rename in a file without ids reads as a removal, and an addition)."""
+    by_id = all(c.id is not None for c in before) and all(c.id is not None for c in after) and before and after
+    key = (lambda c: c.id) if by_id else (lambda c: c.name)
+    old = {key(c): c for c in before}
+    new = {key(c): c for c in after}
+    removed = sum(1 for k in old if k not in new)
+    added = sum(1 for k in new if k not in old)
+    renamed = sum(1 for k in old if k in new and old[k].name != new[k].name)
+    retyped = sum(1 for k in old if k in new and _type(old[k]) != _type(new[k]))
+    return _ColumnChanges(removed, renamed, retyped, added)
+
+
+def _type(column: Column) -> str | None:
+    return " ".join(column.type.split()).lower() if column.type else None
+
+
+def _counted(changes: _ColumnChanges) -> list[str]:
+    parts = []
+    for count, verb in ((changes.removed, "removes"), (changes.renamed, "renames"), (changes.retyped, "retypes")):
+        if count:
+            parts.append(f"{verb} {count} column{'s' if count != 1 else ''}")
+    return parts
+
+
+def _impact_section(project, table: str, where: str, here: str, viewer: Viewer, state: str) -> ImpactSection:
+    other = where != here
+    waits = [WAITS_SENTENCE] if state == "proposed" else []
+    try:
+        lineage = sync(project, where)
+        asset_id = lineage.by_name.get(table)
+        if asset_id is None:
+            raise LookupError(table)
+        if not lineage.visible(viewer, asset_id):
+            return ImpactSection(table=table, environment=where, read_in_other_environment=other,
+                                 explorer_link=False, sentence=" ".join([HIDDEN_SENTENCE, *waits]))
+        answer = impact(lineage, viewer, table)
+    except (LookupError, ProjectError):
+        return ImpactSection(table=table, environment=where, read_in_other_environment=other, explorer_link=False,
+                             sentence=" ".join([UNREADABLE_SENTENCE, *waits]))
+    held = {lineage.by_name[table]} | {a.id for a in answer.assets}
+    notes = list(answer.notes)
+    if any(e.columns is not None and not e.columns for e in lineage.edges if e.source in held and e.target in held):
+        notes.insert(0, NO_COLUMN_ANSWER_NOTE)
+    if other:
+        notes.insert(0, f"Read in environment {where}, not the one you are in.")
+    return ImpactSection(
+        table=table, environment=where, read_in_other_environment=other, explorer_link=not other, sentence=None,
+        count=answer.count, at_least=answer.at_least, by_kind=answer.by_kind,
+        assets=[ImpactAssetRow(name=a.name, kind=a.kind, owner=a.owner, steward=a.steward, certified=a.certified)
+                for a in answer.assets],
+        notes=notes,
+    )
+
+
+__all__ = ["review", "column_changes", "ReviewAnswer", "Table"]

@@ -1,0 +1,221 @@
+"""Reading one asset's SQL with the column-level engine.
+
+The statement is lowered into the Prism IR against a catalog of the environment's declared
+tables and views; its scans say which declared assets it reads (the parsed edges), and
+``explain`` says which of their columns feed which output columns (the column lineage behind
+each parsed edge).  A name the environment does not declare is read schema-less and gives no
+edge.  A view, or a table written by one statement, whose columns are not declared gets them
+from its own SQL's output, read first.
+
+What a read depended on is recorded (each address it looked up, what that resolved to, and
+the columns it saw), so a later sync re-reads only a statement whose SQL changed or one of
+whose addresses now resolves differently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from ..catalog import Catalog
+from ..catalog import Column as CatalogColumn
+from ..catalog import Table as CatalogTable
+from ..errors import PrismError, UnknownColumnError
+from ..explain import explain_statements, lower
+from ..functions import FunctionRegistry
+from ..ir import Scan, Statement, walk_relations
+from .statuses import SqlStatus
+
+# Statements larger than this are refused, like the control plane's parser refuses them.
+MAX_SQL_CHARACTERS = 1_000_000
+
+Address = tuple[str, ...]
+Columns = tuple[tuple[str, str | None], ...]  # (name, type) in declared order
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnLink:
+    """A column of the read asset feeding a column of the written one."""
+
+    source: str
+    target: str
+    relationship: str
+    transformation: str
+    confidence: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dependency:
+    """One address a read looked up, what it resolved to, and the columns it saw there."""
+
+    address: Address
+    resolved: str | None
+    columns: Columns | None
+
+
+@dataclass(frozen=True, slots=True)
+class StatementRead:
+    """What reading one statement gave.  ``status`` is ``None`` when it was read."""
+
+    key: str
+    status: SqlStatus | None
+    reads: tuple[str, ...] = ()
+    columns: tuple[tuple[str, tuple[ColumnLink, ...]], ...] = ()  # by the full name of the asset read
+    outputs: tuple[str, ...] | None = None
+    dependencies: tuple[Dependency, ...] = ()
+
+    def columns_from(self, full_name: str) -> tuple[ColumnLink, ...]:
+        return next((links for name, links in self.columns if name == full_name), ())
+
+
+def statement_key(sql: str, dialect: str | None) -> str:
+    """What a read is remembered by: the SQL text and the dialect it is read in."""
+    return hashlib.blake2b(f"{dialect or ''}\x00{sql}".encode(), digest_size=16).hexdigest()
+
+
+class AddressBook:
+    """The environment's declared tables and views by full name, found the way SQL names them:
+    a name that is a suffix of a full name (``orders`` for ``analytics.orders``), or a full
+    name under database qualifiers (``"jaffle"."main"."orders"`` for ``main.orders``)."""
+
+    def __init__(self, full_names: Iterable[str]):
+        self._names = Catalog([CatalogTable(n, tuple(n.split(".")), ()) for n in full_names])
+
+    def resolve(self, parts: Address) -> str | None:
+        found = self._names.lookup(parts)
+        if found is not None:
+            return found.name
+        for start in range(1, len(parts) - 1):
+            found = self._names.lookup(parts[start:])
+            if found is not None and len(found.parts) == len(parts) - start:
+                return found.name
+        return None
+
+
+class ProjectCatalog(Catalog):
+    """The catalog a statement is lowered against: declared assets, with their columns when
+    they are known (declared, or derived from the asset's own SQL), schema-less otherwise."""
+
+    __slots__ = ("_book", "_columns_of", "_tables", "_recording", "names_only")
+
+    def __init__(self, book: AddressBook, columns_of: Callable[[str], Columns | None]):
+        super().__init__([])
+        self._book = book
+        self._columns_of = columns_of
+        self._tables: dict[str, CatalogTable | None] = {}
+        self._recording: list[list[Dependency]] = []
+        self.names_only = False  # read every asset schema-less (after a column was not declared)
+
+    def lookup(self, parts, origin=None):  # type: ignore[override]
+        resolved = self._book.resolve(tuple(parts))
+        columns = self._columns_of(resolved) if resolved is not None else None
+        if self._recording:
+            self._recording[-1].append(Dependency(tuple(parts), resolved, columns))
+        if resolved is None or columns is None or self.names_only:
+            return None
+        table = self._tables.get(resolved)
+        if table is None:
+            table = CatalogTable(resolved, tuple(resolved.split(".")),
+                                 tuple(CatalogColumn(name, type_) for name, type_ in columns))
+            self._tables[resolved] = table
+        return table
+
+    def recording(self) -> "_Recording":
+        return _Recording(self._recording)
+
+
+class _Recording:
+    def __init__(self, stack: list[list[Dependency]]):
+        self._stack = stack
+        self.dependencies: list[Dependency] = []
+
+    def __enter__(self) -> "_Recording":
+        self._stack.append(self.dependencies)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.pop()
+
+
+class SqlReader:
+    """Reads statements against one environment's catalog."""
+
+    def __init__(self, book: AddressBook, catalog: ProjectCatalog, functions: FunctionRegistry | None = None,
+                 max_characters: int = MAX_SQL_CHARACTERS):
+        self.book = book
+        self.catalog = catalog
+        self.functions = functions if functions is not None else FunctionRegistry.default()
+        self.max_characters = max_characters
+
+    def read(self, sql: str, dialect: str | None) -> StatementRead:
+        key = statement_key(sql, dialect)
+        if len(sql) > self.max_characters:
+            return StatementRead(key, SqlStatus.NOT_PARSED)
+        with self.catalog.recording() as recording:
+            try:
+                statements, explanation = self._lowered(sql, dialect)
+            except PrismError:
+                return StatementRead(key, SqlStatus.NOT_PARSED, dependencies=tuple(recording.dependencies))
+        analysed = [s for s in statements if s.root is not None]
+        # A statement the engine could not analyse (a kind it does not read) leaves what the
+        # SQL reads unknown: the asset says it could not be parsed, over whatever was read.
+        status = None if analysed and len(analysed) == len(statements) else SqlStatus.NOT_PARSED
+        owners = self._scan_owners(analysed)
+        reads = tuple(dict.fromkeys(name for name in owners.values() if name is not None))
+        links: dict[str, dict[ColumnLink, None]] = {name: {} for name in reads}
+        outputs: list[str] = []
+        for statement, answer in zip(statements, explanation.statements):
+            if statement.root is None:
+                continue
+            for field in answer.fields:
+                outputs.append(field.name)
+                for source in field.sources:
+                    owner = _owner_of(source.column, owners)
+                    if owner is not None:
+                        table, name = owner
+                        links[name][ColumnLink(source.column[len(table) + 1:], field.name, source.relationship,
+                                               source.transformation, source.confidence)] = None
+        return StatementRead(
+            key, status, reads, tuple((name, tuple(found)) for name, found in links.items()),
+            _usable_outputs(outputs) if status is None else None, tuple(recording.dependencies),
+        )
+
+    def _lowered(self, sql: str, dialect: str | None):
+        try:
+            statements = lower(sql, self.catalog, dialect)
+        except UnknownColumnError:
+            # The SQL names a column the declarations do not list (declared columns are often
+            # incomplete, a dbt manifest's always are without catalog.json): read it again with
+            # every asset schema-less, so its tables and named columns are still traced.
+            previous, self.catalog.names_only = self.catalog.names_only, True
+            try:
+                statements = lower(sql, self.catalog, dialect)
+            finally:
+                self.catalog.names_only = previous
+        return statements, explain_statements(statements, self.functions)
+
+    def _scan_owners(self, statements: list[Statement]) -> dict[str, str | None]:
+        """Each table name the plans scan → the declared asset it is (None: not declared)."""
+        owners: dict[str, str | None] = {}
+        for statement in statements:
+            for relation in walk_relations(statement.root):
+                if isinstance(relation, Scan) and relation.opaque_reason is None and relation.table not in owners:
+                    owners[relation.table] = self.book.resolve(tuple(relation.table.split(".")))
+        return owners
+
+
+def _owner_of(column: str, owners: dict[str, str | None]) -> tuple[str, str] | None:
+    """(table as the plan spells it, asset) of a source column ``table.column``."""
+    best = None
+    for table, asset in owners.items():
+        if asset is not None and column.startswith(table + ".") and (best is None or len(table) > len(best[0])):
+            best = (table, asset)
+    return best
+
+
+def _usable_outputs(names: list[str]) -> tuple[str, ...] | None:
+    """Output names a reader of this asset can resolve against (none if a star is unknown)."""
+    if not names or any(n == "*" or n.endswith(".*") for n in names) or len(set(names)) != len(names):
+        return None
+    return tuple(names)
