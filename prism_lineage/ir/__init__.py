@@ -5,6 +5,7 @@ it; lineage rules read it.
 """
 
 from .expressions import (
+    AccessKind,
     AggregateCall,
     Call,
     CandidateRef,
@@ -13,6 +14,7 @@ from .expressions import (
     FrameBound,
     FrameUnit,
     Literal,
+    NestedAccess,
     OuterRef,
     SortKey,
     Subquery,
@@ -20,7 +22,9 @@ from .expressions import (
     WindowCall,
     WindowFrame,
 )
+from .generators import GeneratedColumn, GeneratedRole, Generator
 from .ids import IdAllocator, column_id, field_id
+from .modify import Matched, Modify, WriteAction, WriteClause
 from .origin import Origin, SourceText
 from .relations import (
     Aggregate,
@@ -31,6 +35,7 @@ from .relations import (
     Join,
     JoinKind,
     Limit,
+    MaskingPolicy,
     Project,
     RecursiveCte,
     RecursiveRef,

@@ -74,6 +74,10 @@ class Call(Expr):
     function: str
     args: tuple[Expr, ...]
     known: bool = True
+    # The parameter name of each argument, when the frontend knows it (the SQL frontend gives
+    # sqlglot's names for the built-ins it models: ``this``, ``unit`` …); empty otherwise, and
+    # then arguments are in written order.  The function registry names arguments either way.
+    params: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +153,30 @@ class Subquery(Expr):
     negated: bool = False
 
 
+class AccessKind(StrEnum):
+    NESTED = "nested"  # struct field, array element, map value of a typed value
+    SEMI_STRUCTURED = "semi_structured"  # a path into JSON / VARIANT data
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NestedAccess(Expr):
+    """Reading part of a structured value: ``base`` then the ``steps`` of a path.
+
+    Steps are rendered path syntax (specs/nested.md): ``.name`` a struct field or object key,
+    ``[0]`` an array element by constant (0-based) position, ``[]`` an element chosen at run
+    time, ``['k']`` a map value by constant key.  ``exact`` says whether the accessed schema is
+    typed and declares the path; ``reason`` says why not.  ``dynamic`` holds index or key
+    expressions computed at run time (they decide which part is read, so they are inputs too).
+    """
+
+    base: Expr
+    steps: tuple[str, ...]
+    kind: AccessKind = AccessKind.NESTED
+    exact: bool = True
+    reason: str | None = None
+    dynamic: tuple[Expr, ...] = ()
+
+
 def children(expr: Expr) -> tuple[Expr, ...]:
     """The scalar sub-expressions of ``expr`` (not descending into subquery relations)."""
     match expr:
@@ -164,6 +192,8 @@ def children(expr: Expr) -> tuple[Expr, ...]:
             return out
         case Subquery(needle=needle):
             return (needle,) if needle is not None else ()
+        case NestedAccess(base=base, dynamic=dynamic):
+            return (base,) + dynamic
         case _:
             return ()
 

@@ -60,6 +60,19 @@ class Relation:
 # --- leaves -------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class MaskingPolicy:
+    """A declared masking policy on a column of a scanned table: readers see a masked value.
+
+    ``reads`` are the (table, column) pairs the policy's expression reads besides the column
+    itself (a role mapping table, a region column …): they decide what a reader sees.
+    """
+
+    column: str
+    name: str | None = None
+    reads: tuple[tuple[str, str], ...] = ()
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Scan(Relation):
     """``FROM table``.  ``table`` is the name as the catalog spells it (or as written, when the
@@ -70,6 +83,7 @@ class Scan(Relation):
     columns: tuple[Field, ...]
     schema_known: bool = True
     opaque_reason: str | None = None  # set when the "table" is a construct not analysed
+    masks: tuple[MaskingPolicy, ...] = ()  # declared masking policies of the columns read
 
     @property
     def fields(self) -> tuple[Field, ...]:

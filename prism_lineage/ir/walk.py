@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from .expressions import Expr, Subquery, SortKey, WindowFrame, FrameBound
+from .modify import WriteClause
 from .relations import Relation
 
 T = TypeVar("T")
@@ -116,6 +117,8 @@ def _exprs_in(value: Any) -> Iterator[Expr]:
         yield value
     elif isinstance(value, SortKey):
         yield value.expr
+    elif isinstance(value, WriteClause):
+        yield from _exprs_in((value.condition, value.assignments))
     elif isinstance(value, tuple):
         for item in value:
             yield from _exprs_in(item)
@@ -143,7 +146,7 @@ def _map_value(value: Any, rel: Callable, expr: Callable) -> Any:
     if isinstance(value, Expr):
         result = expr(value)
         return result.node if result.changed else value
-    if isinstance(value, (SortKey, WindowFrame, FrameBound)):
+    if isinstance(value, (SortKey, WindowFrame, FrameBound, WriteClause)):
         rebuilt = _rebuild(value, rel, expr)
         return rebuilt.node if rebuilt.changed else value
     if isinstance(value, tuple):

@@ -26,6 +26,9 @@ class Edge:
     node: str
     origin: Origin | None
     reason: str | None = None
+    # The part of the source read, as a path below it (``[].sku``, ``.a.b`` …; specs/nested.md);
+    # ``None``: the whole value.
+    path: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

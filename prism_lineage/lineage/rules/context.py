@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from ...ir import (
-    AggregateCall,
-    Call,
-    CandidateRef,
-    Expr,
-    FieldRef,
-    Literal,
-    OuterRef,
-    Relation,
-    Subquery,
-    SubqueryKind,
-    WindowCall,
-)
+from ...ir import Expr, Relation, Subquery
 from ...ir.expressions import children
 from ..edges import Edge, Link
-from ..kinds import Confidence, Relationship, Transformation, strongest
+from ..expression_inputs import control_inputs, read_fields as _read_fields, value_inputs as _value_inputs
+from ..kinds import Confidence, Relationship, Transformation
 
 EXACT = Confidence.EXACT
 IDENTITY = Transformation.IDENTITY
@@ -41,11 +30,11 @@ class RuleContext:
 
     def edge(self, source: str, target: str, relationship: Relationship, transformation: Transformation,
              confidence: Confidence, expr: Expr | None, rule: str, node: Relation,
-             reason: str | None = None) -> None:
+             reason: str | None = None, path: str | None = None) -> None:
         self.edges.append(Edge(
             source, target, relationship, transformation, confidence,
             expr.id if expr is not None else None, rule, node.id,
-            expr.origin if expr is not None and expr.origin is not None else node.origin, reason,
+            expr.origin if expr is not None and expr.origin is not None else node.origin, reason, path,
         ))
 
     def flow(self, source: Relation | str, target: str) -> None:
@@ -58,15 +47,21 @@ class RuleContext:
     def values(self, expr: Expr, target: str, rule: str, node: Relation) -> None:
         """Value edges from every input whose value flows into ``expr``, to ``target``; the
         relation-level dependencies of subqueries in it flow into ``target`` too."""
-        for field, transformation, confidence, reason in value_inputs(expr, self.functions):
-            self.edge(field, target, Relationship.VALUE, transformation, confidence, expr, rule, node, reason)
+        functions = self.functions
+        for i in _value_inputs(expr, functions):
+            self.edge(i.field, target, Relationship.VALUE, i.transformation, i.confidence, expr, rule, node,
+                      i.reason, i.path)
+        # Arguments that only decide how a function computes its value (a unit, a format).
+        for i in control_inputs(expr, functions):
+            self.edge(i.field, target, Relationship.CONTROL, Transformation.EXPRESSION, i.confidence, expr, rule,
+                      node, i.reason, i.path)
         self.subqueries(expr, target)
 
     def reads(self, expr: Expr, target: str, relationship: Relationship, transformation: Transformation,
               rule: str, node: Relation) -> None:
         """Edges of one indirect kind from every field ``expr`` reads, to ``target``."""
-        for field, confidence, reason in read_fields(expr):
-            self.edge(field, target, relationship, transformation, confidence, expr, rule, node, reason)
+        for i in _read_fields(expr, self.functions):
+            self.edge(i.field, target, relationship, transformation, i.confidence, expr, rule, node, i.reason, i.path)
         self.subqueries(expr, target)
 
     def subqueries(self, expr: Expr, target: str) -> None:
@@ -86,70 +81,11 @@ def _iter(expr: Expr):
 
 def value_inputs(expr: Expr, functions=None):
     """``(field, transformation, confidence, reason)`` for each field whose value flows into
-    ``expr``.  A bare reference is identity; anything computed is at least an expression."""
-    out: list[tuple[str, Transformation, Confidence, str | None]] = []
-    stack: list[tuple[Expr, Transformation]] = [(expr, IDENTITY)]
-    while stack:
-        node, transformation = stack.pop()
-        if isinstance(node, (FieldRef, OuterRef)):
-            out.append((node.field, transformation, EXACT, None))
-        elif isinstance(node, Call):
-            kind, confidence, reason, value_args = _classify(node, functions)
-            step = strongest(transformation, kind)
-            if confidence is not EXACT:
-                for field, _, _, _ in value_inputs_of_args(node.args, step, functions):
-                    out.append((field, step, confidence, reason))
-                continue
-            args = node.args if value_args is None else [a for i, a in enumerate(node.args) if i in value_args]
-            stack.extend((arg, step) for arg in args)
-        elif isinstance(node, AggregateCall):
-            step = strongest(transformation, Transformation.AGGREGATE)
-            stack.extend((arg, step) for arg in node.args)
-        elif isinstance(node, WindowCall):
-            # The window function's own inputs: ``SUM(x) OVER (…)`` is a window, not an aggregate.
-            step = strongest(transformation, Transformation.WINDOW)
-            stack.extend((arg, step) for arg in getattr(node.function, "args", ()))
-        elif isinstance(node, Subquery):
-            if node.kind is SubqueryKind.SCALAR:
-                out.append((node.relation.fields[0].id, transformation, EXACT, None))
-            elif node.kind is not SubqueryKind.EXISTS:
-                step = strongest(transformation, Transformation.EXPRESSION)
-                if node.needle is not None:
-                    stack.append((node.needle, step))
-                # ``(a, b) IN (SELECT x, y …)`` compares every column of the subquery.
-                out.extend((f.id, step, EXACT, None) for f in node.relation.fields)
-        elif isinstance(node, CandidateRef):
-            for field in node.fields:
-                out.append((field, transformation, Confidence.CONSERVATIVE, node.reason))
-        elif not isinstance(node, Literal):
-            stack.extend((child, strongest(transformation, Transformation.EXPRESSION)) for child in children(node))
-    return out
-
-
-def value_inputs_of_args(args, transformation, functions):
-    out = []
-    for arg in args:
-        for field, inner, confidence, reason in value_inputs(arg, functions):
-            out.append((field, strongest(transformation, inner), confidence, reason))
-    return out
+    ``expr`` (``expression_inputs.value_inputs`` also gives the nested path read)."""
+    return [(i.field, i.transformation, i.confidence, i.reason) for i in _value_inputs(expr, functions)]
 
 
 def read_fields(expr: Expr):
     """``(field, confidence, reason)`` for every field ``expr`` reads, in any role: what an
     indirect dependency (control, join, grouping, sort, window) depends on."""
-    out: list[tuple[str, Confidence, str | None]] = []
-    for node in _iter(expr):
-        if isinstance(node, (FieldRef, OuterRef)):
-            out.append((node.field, EXACT, None))
-        elif isinstance(node, CandidateRef):
-            out.extend((field, Confidence.CONSERVATIVE, node.reason) for field in node.fields)
-        elif isinstance(node, Subquery) and node.kind is not SubqueryKind.EXISTS:
-            out.extend((f.id, EXACT, None) for f in node.relation.fields)
-    return out
-
-
-def _classify(call: Call, functions):
-    """(transformation, confidence, reason, value argument positions or None for all)."""
-    if functions is None:
-        return Transformation.EXPRESSION, EXACT, None, None
-    return functions.classify(call)
+    return [(i.field, i.confidence, i.reason) for i in _read_fields(expr)]

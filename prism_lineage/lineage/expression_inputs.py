@@ -1,0 +1,164 @@
+"""Which fields an expression reads, and how: the inputs the lineage rules turn into edges.
+
+* **value inputs**: fields whose *value* flows into the expression's result, each with the
+  strongest transformation on the way (identity for a bare reference), the weakest confidence,
+  the reason for it, and the nested ``path`` read inside the field (``.sku``, ``[]``, ``['k']``
+  … see specs/nested.md) when only a part of it is read;
+* **control inputs**: fields read by arguments that only decide *how* a function computes its
+  result (a unit, a format, an offset: the function registry's ``control_args``);
+* **reads**: every field read in any role, for indirect dependencies (filters, join keys …).
+
+A path is attributed to a field only when the part read is known: through nested access
+(``NestedAccess``) and through functions that keep paths (``PARSE_JSON(s):a`` reads ``s`` at
+``.a``).  Any other computation reads its arguments whole.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..ir import (
+    AccessKind,
+    AggregateCall,
+    Call,
+    CandidateRef,
+    Expr,
+    FieldRef,
+    Literal,
+    NestedAccess,
+    OuterRef,
+    Subquery,
+    SubqueryKind,
+    WindowCall,
+)
+from ..ir.expressions import children
+from .kinds import Confidence, Transformation, strongest, weakest
+
+EXACT = Confidence.EXACT
+_ACCESS = {AccessKind.NESTED: Transformation.NESTED_ACCESS,
+           AccessKind.SEMI_STRUCTURED: Transformation.SEMI_STRUCTURED_ACCESS}
+_WHOLE: tuple[str, ...] = ()
+
+
+class Input(NamedTuple):
+    field: str
+    transformation: Transformation
+    confidence: Confidence
+    reason: str | None
+    path: str | None  # the part of the field read (path syntax), None: the whole value
+
+
+def _path(suffix: tuple[str, ...]) -> str | None:
+    return "".join(suffix) if suffix else None
+
+
+def _classify(call: Call, functions):
+    if functions is None:
+        return None
+    return functions.classify(call)
+
+
+def value_inputs(expr: Expr, functions=None) -> list[Input]:
+    """Every field whose value flows into ``expr`` (see the module docstring)."""
+    return _walk(expr, functions)[0]
+
+
+def control_inputs(expr: Expr, functions=None) -> list[Input]:
+    """Fields read by control-only arguments of the functions on ``expr``'s value paths."""
+    return _walk(expr, functions)[1]
+
+
+def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
+    values: list[Input] = []
+    controls: list[Input] = []
+    # (node, transformation so far, confidence so far, reason, part of the node's value read)
+    stack: list[tuple[Expr, Transformation, Confidence, str | None, tuple[str, ...]]] = [
+        (expr, Transformation.IDENTITY, EXACT, None, _WHOLE)
+    ]
+    while stack:
+        node, transformation, confidence, reason, suffix = stack.pop()
+        if isinstance(node, (FieldRef, OuterRef)):
+            values.append(Input(node.field, transformation, confidence, reason, _path(suffix)))
+        elif isinstance(node, NestedAccess):
+            step = strongest(transformation, _ACCESS[node.kind])
+            inner_confidence, inner_reason = confidence, reason
+            if not node.exact:
+                inner_confidence = weakest(confidence, Confidence.CONSERVATIVE)
+                inner_reason = reason or node.reason
+            stack.append((node.base, step, inner_confidence, inner_reason, node.steps + suffix))
+            stack.extend((d, step, inner_confidence, inner_reason, _WHOLE) for d in node.dynamic)
+        elif isinstance(node, Call):
+            facts = _classify(node, functions)
+            if facts is None:
+                stack.extend((arg, strongest(transformation, Transformation.EXPRESSION), confidence, reason, _WHOLE)
+                             for arg in node.args)
+                continue
+            step = strongest(transformation, facts.transformation)
+            inner_confidence = weakest(confidence, facts.confidence)
+            inner_reason = reason or (facts.reason if facts.confidence is not EXACT else None)
+            inner_suffix = suffix if facts.keeps_paths else _WHOLE
+            for position, arg in enumerate(node.args):
+                if position in facts.control:
+                    controls.extend(read_fields(arg, functions))
+                else:
+                    stack.append((arg, step, inner_confidence, inner_reason, inner_suffix))
+        elif isinstance(node, AggregateCall):
+            step = strongest(transformation, Transformation.AGGREGATE)
+            stack.extend((arg, step, confidence, reason, _WHOLE) for arg in node.args)
+        elif isinstance(node, WindowCall):
+            # The window function's own inputs: ``SUM(x) OVER (…)`` is a window, not an
+            # aggregate.  Control-only arguments (LAG's offset) shape the window instead.
+            step = strongest(transformation, Transformation.WINDOW)
+            function = node.function
+            skip = frozenset()
+            if isinstance(function, Call):
+                facts = _classify(function, functions)
+                skip = facts.control if facts is not None else frozenset()
+            stack.extend((arg, step, confidence, reason, _WHOLE)
+                         for i, arg in enumerate(getattr(function, "args", ())) if i not in skip)
+        elif isinstance(node, Subquery):
+            if node.kind is SubqueryKind.SCALAR:
+                values.append(Input(node.relation.fields[0].id, transformation, confidence, reason, _path(suffix)))
+            elif node.kind is not SubqueryKind.EXISTS:
+                step = strongest(transformation, Transformation.EXPRESSION)
+                if node.needle is not None:
+                    stack.append((node.needle, step, confidence, reason, _WHOLE))
+                # ``(a, b) IN (SELECT x, y …)`` compares every column of the subquery.
+                values.extend(Input(f.id, step, confidence, reason, None) for f in node.relation.fields)
+        elif isinstance(node, CandidateRef):
+            for field in node.fields:
+                values.append(Input(field, transformation, weakest(confidence, Confidence.CONSERVATIVE),
+                                    reason or node.reason, _path(suffix)))
+        elif not isinstance(node, Literal):
+            step = strongest(transformation, Transformation.EXPRESSION)
+            stack.extend((child, step, confidence, reason, _WHOLE) for child in children(node))
+    return values, controls
+
+
+def read_fields(expr: Expr, functions=None) -> list[Input]:
+    """Every field ``expr`` reads, in any role (transformation is not tracked: identity)."""
+    out: list[Input] = []
+    stack: list[tuple[Expr, Confidence, str | None, tuple[str, ...]]] = [(expr, EXACT, None, _WHOLE)]
+    identity = Transformation.IDENTITY
+    while stack:
+        node, confidence, reason, suffix = stack.pop()
+        if isinstance(node, (FieldRef, OuterRef)):
+            out.append(Input(node.field, identity, confidence, reason, _path(suffix)))
+        elif isinstance(node, CandidateRef):
+            out.extend(Input(field, identity, weakest(confidence, Confidence.CONSERVATIVE), reason or node.reason,
+                             _path(suffix)) for field in node.fields)
+        elif isinstance(node, NestedAccess):
+            inner_confidence, inner_reason = confidence, reason
+            if not node.exact:
+                inner_confidence, inner_reason = weakest(confidence, Confidence.CONSERVATIVE), reason or node.reason
+            stack.append((node.base, inner_confidence, inner_reason, node.steps + suffix))
+            stack.extend((d, inner_confidence, inner_reason, _WHOLE) for d in node.dynamic)
+        elif isinstance(node, Call):
+            facts = _classify(node, functions)
+            keep = suffix if facts is not None and facts.keeps_paths else _WHOLE
+            stack.extend((arg, confidence, reason, keep) for arg in node.args)
+        else:
+            if isinstance(node, Subquery) and node.kind is not SubqueryKind.EXISTS:
+                out.extend(Input(f.id, identity, confidence, reason, None) for f in node.relation.fields)
+            stack.extend((child, confidence, reason, _WHOLE) for child in children(node))
+    return out

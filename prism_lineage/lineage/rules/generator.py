@@ -1,0 +1,41 @@
+"""Generator: each generated column is its own target, with value lineage (transformation
+``generator``) from the argument it is produced from.
+
+An element (``UNNEST(o.items)``) or a map/object value keeps the path it is read at, below
+the argument's own path: ``o.items`` read as ``items[]``, so a field of the element read later
+is ``items[].sku``.  Positions, keys, paths and the argument repeated (``FLATTEN``'s INDEX,
+KEY, PATH, THIS) depend on the argument's shape: value lineage from the whole argument.
+A counter made up by the engine (``FLATTEN``'s SEQ) reads no data.  The input's fields pass
+through (``flow``), so the input's dependencies reach the generated rows.
+"""
+
+from __future__ import annotations
+
+from ...ir import GeneratedRole, Generator
+from ..expression_inputs import value_inputs
+from ..kinds import Confidence, Relationship, Transformation, strongest, weakest
+from . import rule_for
+from .context import RuleContext
+
+RULE = "generator"
+# Paths are kept through these: the argument's value reaches the generator unchanged in shape.
+_SHAPE_KEEPING = {Transformation.IDENTITY, Transformation.NESTED_ACCESS, Transformation.SEMI_STRUCTURED_ACCESS}
+_READS_PARTS = {GeneratedRole.ELEMENT, GeneratedRole.VALUE}
+
+
+@rule_for.register
+def generator_rule(node: Generator, ctx: RuleContext) -> None:
+    ctx.flow_inputs(node)
+    own = Confidence.EXACT if node.exact else Confidence.CONSERVATIVE
+    for output, field in zip(node.outputs, node.columns):
+        if output.role is GeneratedRole.SEQUENCE:
+            continue
+        args = node.args if output.arg is None else node.args[output.arg:output.arg + 1]
+        for arg in args:
+            for i in value_inputs(arg, ctx.functions):
+                path = i.path
+                if output.role in _READS_PARTS and output.path and i.transformation in _SHAPE_KEEPING:
+                    path = (path or "") + output.path
+                ctx.edge(i.field, field.id, Relationship.VALUE, strongest(i.transformation, Transformation.GENERATOR),
+                         weakest(i.confidence, own), arg, RULE, node, i.reason or node.reason, path)
+            ctx.subqueries(arg, field.id)

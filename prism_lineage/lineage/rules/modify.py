@@ -1,0 +1,38 @@
+"""Modify (UPDATE, DELETE, MERGE): each written column has value lineage from the expressions
+its clauses write into it, and control lineage from the conditions that decide whether a
+clause applies: its own ``AND`` condition and those of the earlier clauses of the same kind
+(clauses are tried in order, so a later one is only reached when the earlier ones fail).
+
+The matched rows flow in from the input (the target joined with the sources: ON and
+UPDATE … FROM join conditions give join lineage; WHERE gives control lineage).  A DELETE
+clause's conditions decide which target rows remain: control lineage to the whole relation.
+"""
+
+from __future__ import annotations
+
+from ...ir import Expr, Matched, Modify, WriteAction
+from ..kinds import Relationship, Transformation
+from . import rule_for
+from .context import RuleContext
+
+RULE = "modify"
+
+
+@rule_for.register
+def modify_rule(node: Modify, ctx: RuleContext) -> None:
+    ctx.flow_inputs(node)
+    earlier: dict[Matched, list[Expr]] = {}
+    for clause in node.clauses:
+        conditions = list(earlier.get(clause.matched, ()))
+        if clause.condition is not None:
+            conditions.append(clause.condition)
+        if clause.action is WriteAction.DELETE:
+            for condition in conditions:
+                ctx.reads(condition, node.id, Relationship.CONTROL, Transformation.FILTER, RULE, node)
+        for position, expr in clause.assignments:
+            target = node.columns[position].id
+            ctx.values(expr, target, RULE, node)
+            for condition in conditions:
+                ctx.reads(condition, target, Relationship.CONTROL, Transformation.FILTER, RULE, node)
+        if clause.condition is not None:
+            earlier.setdefault(clause.matched, []).append(clause.condition)
