@@ -41,9 +41,25 @@ def explain_statements(statements: list[Statement], functions: FunctionRegistry 
 @runtime_checkable
 class PlanSource(Protocol):
     """Anything that lowers itself into IR statements (a dataframe-style plan, a Substrait
-    plan reader …): ``explain`` accepts it in place of SQL text."""
+    plan reader …): ``explain`` accepts it in place of SQL text.
+
+    A plan may also declare the user functions it calls with ``function_infos()`` (an iterable
+    of ``FunctionInfo``): ``explain`` adds them to its function registry for that plan, over
+    the built-ins and the caller's ``functions``.
+    """
 
     def to_statements(self) -> list[Statement]: ...
+
+
+def _with_plan_functions(functions: FunctionRegistry | None, plan: PlanSource) -> FunctionRegistry | None:
+    declared = getattr(plan, "function_infos", None)
+    infos = tuple(declared()) if callable(declared) else ()
+    if not infos:
+        return functions
+    registry = functions.copy() if functions is not None else FunctionRegistry.default()
+    for info in infos:
+        registry.register(info)
+    return registry
 
 
 def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None = None,
@@ -60,6 +76,7 @@ def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None 
         statements = lower(sql, schema, dialect, file=file)
     elif isinstance(sql, PlanSource):
         statements = sql.to_statements()
+        functions = _with_plan_functions(functions, sql)
     else:
         from ..errors import UsageError
 
