@@ -19,6 +19,7 @@ from .modify import WriteClause
 from .relations import Relation
 
 T = TypeVar("T")
+N = TypeVar("N", Relation, Expr)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +74,12 @@ def walk_relations(root: Relation) -> Iterator[Relation]:
 
 
 def transform(
-    root: Relation,
-    on_relation: Callable[[Relation], Transformed[Relation]],
+    root: N,
+    on_relation: Callable[[Relation], Transformed[Relation]] | None = None,
     on_expr: Callable[[Expr], Transformed[Expr]] | None = None,
-) -> Transformed[Relation]:
-    """Rewrite a plan bottom-up (see the module docstring)."""
+) -> Transformed[N]:
+    """Rewrite a plan — or an expression, with the relations of its subqueries — bottom-up
+    (see the module docstring).  A missing callback leaves its kind of node as it is."""
     memo: dict[str, Transformed[Relation]] = {}
 
     def rel(node: Relation) -> Transformed[Relation]:
@@ -85,6 +87,9 @@ def transform(
         if done is not None:
             return done
         rebuilt = _rebuild(node, rel, expr)
+        if on_relation is None:
+            memo[node.id] = rebuilt
+            return rebuilt
         result = on_relation(rebuilt.node)
         out = Transformed(result.node, rebuilt.changed or result.changed)
         memo[node.id] = out
@@ -97,7 +102,7 @@ def transform(
         result = on_expr(rebuilt.node)
         return Transformed(result.node, rebuilt.changed or result.changed)
 
-    return rel(root)
+    return expr(root) if isinstance(root, Expr) else rel(root)
 
 
 # --- generic plumbing over the frozen dataclasses ----------------------------------------
