@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from ..ir import Statement
+from ..ir import Modify, Statement
 from ..lineage.edges import column_name
 from ..lineage.graph import LineageGraph
 from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship
+from ..lineage.paths import covers, split
 from .models import FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
 
 
@@ -15,17 +16,37 @@ _SOURCES: dict[tuple, SourceColumn] = {}
 _SOURCES_LIMIT = 100_000
 
 
-def _source(column: str, relationship: str, transformation: str, confidence: str) -> SourceColumn:
-    key = (column, relationship, transformation, confidence)
+def _source(column: str, relationship: str, transformation: str, confidence: str,
+            path: str | None = None) -> SourceColumn:
+    key = (column, relationship, transformation, confidence, path)
     found = _SOURCES.get(key)
     if found is None:
         if len(_SOURCES) >= _SOURCES_LIMIT:
             _SOURCES.clear()
         found = SourceColumn.model_construct(
-            column=column, relationship=relationship, transformation=transformation, confidence=confidence
+            column=column, relationship=relationship, transformation=transformation, confidence=confidence,
+            path=path,
         )
         _SOURCES[key] = found
     return found
+
+
+def _without_covered_paths(sources: list) -> list:
+    """A column read whole (or at a shorter path) already covers its parts read elsewhere in
+    the same field under the same kind: ``a`` covers ``a.x``, ``a.x`` covers ``a.x[0]``."""
+    if not any(split(column)[1] for _, column, _ in sources):
+        return sources
+    read: dict[tuple, list[str | None]] = {}
+    for relationship, column, _ in sources:
+        target, path = split(column)
+        read.setdefault((relationship, target), []).append(path)
+    kept = []
+    for relationship, column, found in sources:
+        target, path = split(column)
+        if path is not None and any(other != path and covers(other, path) for other in read[(relationship, target)]):
+            continue
+        kept.append((relationship, column, found))
+    return kept
 
 
 def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnswer:
@@ -52,14 +73,25 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
             sources = [
                 (Relationship.VALUE, column, found) for column, found in values.items()
             ] + [(relationship, column, found) for (column, relationship), found in indirect.items()]
-            sources.sort(key=lambda s: (RELATIONSHIP_ORDER[s[0]], s[1]))
-            rendered = []
-            for relationship, column, (transformation, confidence, reason) in sources:
-                rendered.append(_source(column_name(column), relationship.value, transformation.value,
-                                        confidence.value))
-                if confidence is not Confidence.EXACT:
-                    note(name, reason or f"lineage from {column_name(column)} is {confidence.value}")
-            fields.append(FieldAnswer.model_construct(name=name, sources=rendered))
+            fields.append(FieldAnswer.model_construct(name=name, sources=_render(sources, name, note)))
+    rows = None
+    if isinstance(root, Modify):
+        indirect = graph.end_to_end.indirect_sources(root.id)
+        rows = _render([(relationship, column, found) for (column, relationship), found in indirect.items()],
+                       None, note)
     return StatementAnswer.model_construct(
-        index=statement.index, kind=statement.kind, target=statement.target, fields=fields, uncertain=uncertain
+        index=statement.index, kind=statement.kind, target=statement.target, fields=fields, uncertain=uncertain,
+        rows=rows,
     )
+
+
+def _render(sources: list, name: str | None, note) -> list[SourceColumn]:
+    sources = _without_covered_paths(sources)
+    sources.sort(key=lambda s: (RELATIONSHIP_ORDER[s[0]], s[1]))
+    rendered = []
+    for relationship, column, (transformation, confidence, reason) in sources:
+        target, path = split(column)
+        rendered.append(_source(column_name(target), relationship.value, transformation.value, confidence.value, path))
+        if confidence is not Confidence.EXACT:
+            note(name, reason or f"lineage from {column_name(target)} is {confidence.value}")
+    return rendered

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_serializer
 
 from ..lineage.kinds import Confidence, Relationship, Transformation
 
@@ -12,12 +12,22 @@ class _Frozen(BaseModel):
 
 
 class SourceColumn(_Frozen):
-    """One base column a field depends on, and how."""
+    """One base column a field depends on, and how.  ``path`` (absent when the whole column
+    is read) is the part of a nested or semi-structured column read: ``items[].sku``
+    (specs/nested.md)."""
 
     column: str
     relationship: Relationship
     transformation: Transformation
     confidence: Confidence
+    path: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_path(self, handler):
+        data = handler(self)
+        if data.get("path") is None:
+            data.pop("path", None)
+        return data
 
 
 class FieldAnswer(_Frozen):
@@ -33,11 +43,23 @@ class UncertainItem(_Frozen):
 
 
 class StatementAnswer(_Frozen):
+    """One statement's answer.  ``rows`` (absent for queries and inserts) lists, for UPDATE,
+    DELETE and MERGE, what decides which rows of the target are changed or removed: the
+    WHERE, the join with the sources, the clause conditions (specs/writes.md)."""
+
     index: int
     kind: str
     target: str | None
     fields: list[FieldAnswer]
     uncertain: list[UncertainItem]
+    rows: list[SourceColumn] | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_rows(self, handler):
+        data = handler(self)
+        if data.get("rows") is None:
+            data.pop("rows", None)
+        return data
 
 
 class Explanation(_Frozen):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from .edges import Edge, Link
 from .kinds import Confidence, Relationship, Transformation, strongest, surest, weakest
+from .paths import extend
 
 # A source: (transformation, confidence, reason).
 Found = tuple[Transformation, Confidence, "str | None"]
@@ -122,14 +123,14 @@ class EndToEnd:
         self._active.add(marker)
         edges = self._index.value_in.get(target, ())
         if len(edges) == 1 and edges[0].transformation is Transformation.IDENTITY \
-                and edges[0].confidence is Confidence.EXACT and edges[0].reason is None:
+                and edges[0].confidence is Confidence.EXACT and edges[0].reason is None and edges[0].path is None:
             # A pass-through hop (a column read as is): share the source's answer.
             result = self.value_sources(edges[0].source)
         else:
             result = {}
             for edge in edges:
                 for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
-                    _merge(result, column, (
+                    _merge(result, extend(column, edge.path), (
                         strongest(transformation, edge.transformation),
                         weakest(confidence, edge.confidence),
                         reason or edge.reason,
@@ -168,7 +169,7 @@ class EndToEnd:
                 # this edge, so it is reported under this edge's kind.
                 kind = edge.relationship
                 for column, (_, confidence, reason) in self.value_sources(edge.source).items():
-                    _merge(result, (column, kind), (
+                    _merge(result, (extend(column, edge.path), kind), (
                         edge.transformation, weakest(confidence, edge.confidence), reason or edge.reason,
                     ))
                 for (column, _), (_, confidence, reason) in self.indirect_sources(edge.source).items():

@@ -1,0 +1,34 @@
+"""Nested paths of base-column sources (specs/nested.md).
+
+End-to-end answers key their sources by base column target (``column:orders.items``); a
+source read only in part carries its path in the key, after a separator no identifier holds:
+``column:orders.items`` + ``\\x1f`` + ``items[].sku``.  The path starts with the column's own
+name, as the answer shows it.
+"""
+
+from __future__ import annotations
+
+SEPARATOR = "\x1f"
+
+
+def extend(source: str, suffix: str | None) -> str:
+    """``source`` (a base column key) read further at ``suffix`` (``.sku``, ``[]`` …)."""
+    if not suffix:
+        return source
+    if SEPARATOR in source:
+        return source + suffix
+    column = source.rpartition(".")[2]
+    return f"{source}{SEPARATOR}{column}{suffix}"
+
+
+def split(source: str) -> tuple[str, str | None]:
+    """``(column target, path or None)``."""
+    target, separator, path = source.partition(SEPARATOR)
+    return target, (path if separator else None)
+
+
+def covers(whole: str | None, part: str) -> bool:
+    """Whether reading ``whole`` (``None``: the entire column) already reads ``part``."""
+    if whole is None:
+        return True
+    return part.startswith(whole) and (len(part) == len(whole) or part[len(whole)] in ".[")
