@@ -102,6 +102,10 @@ def all_cases() -> list[Path]:
 
 @pytest.mark.parametrize("path", all_cases(), ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_golden(path: Path, update_goldens: bool) -> None:
+    check_case(path, update_goldens)
+
+
+def check_case(path: Path, update_goldens: bool) -> None:
     case = read_case(path)
     answer = check_invariants(case.sql, case.schema, case.dialect)
     text = render(answer)
@@ -117,7 +121,7 @@ def test_golden(path: Path, update_goldens: bool) -> None:
     case.actual_path.write_text(text, encoding="utf-8")
     diff = "".join(difflib.unified_diff(
         render(expected).splitlines(keepends=True), text.splitlines(keepends=True),
-        fromfile=str(case.expected_path.relative_to(GOLDEN)), tofile=str(case.actual_path.relative_to(GOLDEN)),
+        fromfile=case.expected_path.name, tofile=case.actual_path.name,
     ))
     pytest.fail(f"{case.description}\n{diff}", pytrace=False)
 
@@ -162,3 +166,21 @@ def test_renderer_round_trips() -> None:
         {"name": "a", "sources": [{"column": "t.a", "relationship": "value", "transformation": "identity",
                                    "confidence": "exact"}]}], "uncertain": []}]}
     assert json.loads(render(answer)) == answer
+
+
+def test_mismatch_writes_actual_and_update_rewrites(tmp_path: Path) -> None:
+    case = tmp_path / "filter" / "case.sql"
+    case.parent.mkdir()
+    case.write_text("-- dialect: duckdb\n-- schema: none\n-- description: d\nSELECT a FROM t WHERE b > 1\n")
+    wrong = {"statements": [{"index": 0, "kind": "select", "target": None, "uncertain": [],
+                             "fields": [{"name": "a", "sources": []}]}]}
+    case.with_suffix(".json").write_text(render(wrong))
+    with pytest.raises(pytest.fail.Exception, match=r"(?s)-.*\"sources\": \[\].*\+.*\"t\.a\""):
+        check_case(case, update_goldens=False)
+    actual = tmp_path / "filter" / "case_actual.json"
+    assert json.loads(actual.read_text())["statements"][0]["fields"][0]["sources"][0]["column"] == "t.a"
+    check_case(case, update_goldens=True)
+    assert not actual.exists()
+    rewritten = json.loads(case.with_suffix(".json").read_text())["statements"][0]["fields"][0]["sources"]
+    assert [(s["column"], s["relationship"]) for s in rewritten] == [("t.a", "value"), ("t.b", "control")]
+    check_case(case, update_goldens=False)
