@@ -1,0 +1,69 @@
+"""Helpers for the governance tests: the example project, small projects written to a
+temporary directory, and lineage built directly from assets and edges (no SQL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from prism_lineage.governance.access import AccessPolicy, Viewer, viewer_for
+from prism_lineage.governance.loading import load_project
+from prism_lineage.governance.rollup import EnvironmentLineage, sync
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOP = ROOT / "examples" / "shop"
+DBT = ROOT / "tests" / "fixtures" / "dbt_project"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def shop(environment: str | None = None, **options) -> tuple[EnvironmentLineage, AccessPolicy]:
+    project, access = load_project(SHOP)
+    return sync(project, environment, **options), access
+
+
+def as_viewer(access: AccessPolicy, credential: str | None) -> Viewer:
+    return viewer_for(access, credential)
+
+
+def write_project(root: Path, *, environments=("prod",), tables=(), views=(), pipelines=(), access=None,
+                  patches=None, dialect="duckdb", default=None, files=None) -> Path:
+    """A native project from plain dicts (one file per declaration, named after it)."""
+    root.mkdir(parents=True, exist_ok=True)
+    settings: dict[str, Any] = {"name": "t", "dialect": dialect, "environments": list(environments)}
+    if default:
+        settings["default_environment"] = default
+    _dump(root / "project.yaml", settings)
+    for table in tables:
+        _dump(root / "tables" / f"{table['namespace']}_{table['name']}.yaml", table)
+    for view in views:
+        _dump(root / "views" / f"{view['namespace']}_{view['name']}.yaml", view)
+    for pipeline in pipelines:
+        _dump(root / "pipelines" / f"{pipeline['name']}.yaml", pipeline)
+    if access is not None:
+        _dump(root / "access.yaml", access)
+    for env, patch in (patches or {}).items():
+        _dump(root / "environments" / f"{env}.yaml", {"patches": patch})
+    for name, text in (files or {}).items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def table(full_name: str, columns=None, **extra) -> dict:
+    namespace, name = full_name.rsplit(".", 1)
+    found = {"namespace": namespace, "name": name, **extra}
+    if columns is not None:
+        found["columns"] = [c if isinstance(c, dict) else {"name": c, "type": "int"} for c in columns]
+    return found
+
+
+def view(full_name: str, sql: str, reads=(), **extra) -> dict:
+    namespace, name = full_name.rsplit(".", 1)
+    return {"namespace": namespace, "name": name, "sql": sql, "reads": list(reads), **extra}
+
+
+def _dump(path: Path, document: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
