@@ -1,0 +1,180 @@
+"""The certified-table review gate: which changes wait for approval, why (columns counted,
+never named), and the downstream impact shown (at most five tables, then "and N more")."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import yaml
+
+from gov_helpers import SHOP, table, write_project
+from prism_lineage.governance.access import OWNER, viewer_for
+from prism_lineage.governance.declarations import Column
+from prism_lineage.governance.loading import load_project
+from prism_lineage.governance.review import (
+    HIDDEN_SENTENCE,
+    UNREADABLE_SENTENCE,
+    WAITS_SENTENCE,
+    column_changes,
+    review,
+)
+
+ORDERS = "tables/analytics_orders.yaml"
+
+
+@pytest.fixture
+def versions(tmp_path):
+    base, proposed = tmp_path / "base", tmp_path / "proposed"
+    shutil.copytree(SHOP, base)
+    shutil.copytree(SHOP, proposed)
+    return base, proposed
+
+
+def edit(root, relative, change):
+    path = root / relative
+    document = yaml.safe_load(path.read_text())
+    change(document)
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
+
+
+def test_no_change_waits_for_nothing(versions):
+    answer = review(*versions, OWNER)
+    assert not answer.waits_for_approval and answer.held == [] and answer.impact == []
+
+
+def test_removing_a_column_of_a_certified_table_waits_and_shows_impact(versions):
+    base, proposed = versions
+    edit(proposed, ORDERS, lambda d: d["columns"].pop())
+    answer = review(base, proposed, OWNER)
+    assert answer.waits_for_approval
+    [held] = answer.held
+    assert (held.table, held.file, held.environment) == ("analytics.orders", ORDERS, None)
+    assert held.reason == "removes 1 column of a certified table"
+    assert answer.environments_not_computed == ["dev", "prod"]
+    [section] = answer.impact
+    assert (section.table, section.count, section.at_least) == ("analytics.orders", 3, False)
+    assert [(a.kind, a.name) for a in section.assets] == [
+        ("view", "analytics.daily_revenue"), ("view", "finance.board_report"), ("view", "marts.revenue_by_country")]
+    assert section.explorer_link and section.sentence is None
+
+
+def test_adding_a_column_does_not_wait(versions):
+    base, proposed = versions
+    edit(proposed, ORDERS, lambda d: d["columns"].append({"id": 5, "name": "currency", "type": "varchar"}))
+    assert not review(base, proposed, OWNER).waits_for_approval
+
+
+@pytest.mark.parametrize("change, reason", [
+    (lambda d: d["columns"][3].update(name="total"), "renames 1 column"),
+    (lambda d: d["columns"][3].update(type="double"), "retypes 1 column"),
+    (lambda d: d.update(namespace="finance"), "changes the namespace or the name the file declares"),
+    (lambda d: d.update(name="all_orders"), "changes the namespace or the name the file declares"),
+])
+def test_breaking_changes_wait(versions, change, reason):
+    base, proposed = versions
+    edit(proposed, ORDERS, change)
+    [held] = review(base, proposed, OWNER).held
+    assert held.reason == f"{reason} of a certified table"
+
+
+def test_deleting_the_file_waits(versions):
+    base, proposed = versions
+    (proposed / ORDERS).unlink()
+    [held] = review(base, proposed, OWNER).held
+    assert held.reason == "deletes the file of a certified table"
+
+
+def test_changes_to_a_table_that_is_not_certified_do_not_wait(versions):
+    base, proposed = versions
+    edit(proposed, "tables/staging_orders.yaml", lambda d: d["columns"].pop())
+    (proposed / "tables/raw_payments.yaml").unlink()
+    assert not review(base, proposed, OWNER).waits_for_approval
+
+
+def test_doc_and_required_changes_are_not_escalated(versions):
+    base, proposed = versions
+    edit(proposed, ORDERS, lambda d: d["columns"][0].update(doc="changed", required=False))
+    assert not review(base, proposed, OWNER).waits_for_approval
+
+
+def test_an_unreadable_file_cannot_tell_so_it_waits(versions):
+    base, proposed = versions
+    (proposed / "tables/staging_orders.yaml").write_text("namespace: [unclosed\n")
+    [held] = review(base, proposed, OWNER).held
+    assert held.table == "staging.orders" and held.reason.startswith("cannot tell whether the table is certified")
+
+
+def test_an_environment_patch_of_a_certified_table_waits_in_that_environment(versions):
+    base, proposed = versions
+    (proposed / "environments/dev.yaml").write_text(yaml.safe_dump({"patches": {
+        "raw.orders": {"owner": "dev-team@shop.example"},
+        "analytics.orders": {"columns": [{"id": 1, "name": "order_id", "type": "bigint"}]}}}))
+    answer = review(base, proposed, OWNER, "prod")
+    [held] = answer.held
+    assert (held.table, held.environment, held.file) == ("analytics.orders", "dev", "environments/dev.yaml")
+    assert answer.environments_not_computed == ["dev"]
+    [section] = answer.impact
+    assert section.read_in_other_environment and not section.explorer_link
+    assert section.notes[0] == "Read in environment dev, not the one you are in."
+
+
+def test_a_patch_of_a_table_not_certified_there_does_not_wait(versions):
+    base, proposed = versions
+    (proposed / "environments/dev.yaml").write_text(yaml.safe_dump({"patches": {
+        "raw.orders": {"owner": "x", "columns": [{"id": 1, "name": "id", "type": "bigint"}]}}}))
+    assert not review(base, proposed, OWNER).waits_for_approval
+
+
+def test_a_hidden_table_gets_one_sentence(versions):
+    base, proposed = versions
+    edit(proposed, ORDERS, lambda d: d["columns"].pop())
+    _, access = load_project(SHOP)
+    [section] = review(base, proposed, viewer_for(access, "dave")).impact
+    assert section.sentence == f"{HIDDEN_SENTENCE} {WAITS_SENTENCE}" and section.count is None
+    [draft] = review(base, proposed, viewer_for(access, "dave"), state="draft").impact
+    assert draft.sentence == HIDDEN_SENTENCE
+
+
+def test_impact_as_the_viewer_says_at_least(versions):
+    base, proposed = versions
+    edit(proposed, ORDERS, lambda d: d["columns"].pop())
+    _, access = load_project(SHOP)
+    [section] = review(base, proposed, viewer_for(access, "carol")).impact
+    assert (section.count, section.at_least) == (2, True)
+
+
+def test_at_most_five_tables_then_how_many_more(tmp_path):
+    names = [f"s.t{i}" for i in range(8)]
+    tables = [table(n, [{"id": 1, "name": "a", "type": "int"}], certified=True) for n in names]
+    base = write_project(tmp_path / "base", tables=tables)
+    shrunk = [table(n, [{"id": 1, "name": "a", "type": "bigint"}], certified=True) for n in names]
+    proposed = write_project(tmp_path / "proposed", tables=shrunk)
+    answer = review(base, proposed, OWNER)
+    assert len(answer.held) == 8 and len(answer.impact) == 5
+    assert answer.more == 3 and answer.notes == ["and 3 more"]
+
+
+def test_impact_that_cannot_be_read_says_so(tmp_path):
+    base = write_project(tmp_path / "base", environments=["dev", "prod"], tables=[
+        table("s.t", [{"id": 1, "name": "a", "type": "int"}], certified=True, environments=["dev"])],
+        default="prod")
+    proposed = write_project(tmp_path / "proposed", environments=["dev", "prod"], tables=[
+        table("s.t", [{"id": 1, "name": "b", "type": "int"}], certified=True, environments=["dev"])],
+        default="prod")
+    [section] = review(base, proposed, OWNER, "prod").impact  # the table is dev's only
+    assert section.sentence == f"{UNREADABLE_SENTENCE} {WAITS_SENTENCE}"
+
+
+def test_column_matching_by_id_and_by_name():
+    with_ids = (Column(id=1, name="a", type="int"), Column(id=2, name="b", type="int"))
+    renamed = (Column(id=1, name="a", type="int"), Column(id=2, name="c", type="int"))
+    assert column_changes(with_ids, renamed).renamed == 1
+    no_ids = tuple(Column(name=c.name, type=c.type) for c in with_ids)
+    no_ids_renamed = tuple(Column(name=c.name, type=c.type) for c in renamed)
+    changes = column_changes(no_ids, no_ids_renamed)
+    assert (changes.removed, changes.renamed, changes.added) == (1, 0, 1)  # a rename without ids: removed
+    nested = (Column(id=1, name="a", type="struct<x int>"),)
+    assert column_changes(nested, (Column(id=1, name="a", type="struct<x int, y int>"),)).retyped == 1
+    # Adding ids to a file that had none is not escalated: matched by name, nothing breaks.
+    assert not column_changes(no_ids, with_ids).breaking
