@@ -322,3 +322,17 @@ def test_version(capsys) -> None:
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.startswith("prism-lineage ")
+
+
+def test_incomplete_expression_is_named_without_parser_internals(capsys, sql_file) -> None:
+    code, _, err = run(capsys, "explain", sql_file("SELECT amount FROM orders WHERE amount >"))
+    line = one_error_line(err)
+    assert code == 4
+    assert "incomplete GT expression: its right-hand side is missing" in line
+    assert "sqlglot" not in line and "<class" not in line
+
+
+def test_empty_input_is_an_error(capsys, sql_file) -> None:
+    code, _, err = run(capsys, "explain", sql_file("  \n\n"))
+    assert code == 3
+    assert "it is empty" in one_error_line(err)

@@ -15,16 +15,22 @@ def read_sql(path: str | None) -> tuple[str, str | None]:
     if path in (None, "-"):
         if sys.stdin is None or sys.stdin.isatty():
             raise InputError("no SQL given: pass a FILE, or '-' and SQL on standard input")
-        return sys.stdin.read(), None
+        return _not_empty(sys.stdin.read(), "standard input"), None
     file = Path(path)
     try:
-        return file.read_text(encoding="utf-8"), str(file)
+        return _not_empty(file.read_text(encoding="utf-8"), str(file)), str(file)
     except FileNotFoundError:
         raise InputError(f"SQL file not found: {path}") from None
     except IsADirectoryError:
         raise InputError(f"{path} is a directory, not a SQL file") from None
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read SQL file {path}: {error}") from None
+
+
+def _not_empty(text: str, where: str) -> str:
+    if not text.strip():
+        raise InputError(f"no SQL in {where}: it is empty")
+    return text
 
 
 def read_catalog(path: str | None) -> Catalog:

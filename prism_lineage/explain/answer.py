@@ -54,13 +54,19 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
     uncertain: list[UncertainItem] = []
     seen_uncertain: set[tuple[str | None, str]] = set()
 
-    def note(field: str | None, reason: str) -> None:
+    # A field the frontend already explained (``SELECT *`` over an unknown table) gets no
+    # second, derived entry for the same unknown.
+    explained = {item.field for item in statement.uncertain if item.field is not None}
+
+    def note(field: str | None, reason: str, derived: bool = True) -> None:
+        if derived and field in explained:
+            return
         if (field, reason) not in seen_uncertain:
             seen_uncertain.add((field, reason))
             uncertain.append(UncertainItem.model_construct(field=field, reason=reason))
 
     for item in statement.uncertain:
-        note(item.field, item.reason)
+        note(item.field, item.reason, derived=False)
 
     root = statement.root
     if root is not None:

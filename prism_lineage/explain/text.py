@@ -42,4 +42,6 @@ def render_text(explanation: Explanation) -> str:
             lines.append(f"  uncertain: {where}{item.reason}")
         if not statement.fields and not statement.uncertain and not statement.rows:
             lines.append("  (no output fields)")
+    if not explanation.statements:
+        lines.append("(no statements)")
     return "\n".join(lines) + "\n"

@@ -23,7 +23,7 @@ def get_dialect(name: str | None) -> Dialect:
 class Normalizer:
     """Normalises identifiers the way ``dialect`` resolves them (cheaply: no AST copies)."""
 
-    __slots__ = ("_fold", "_fold_quoted")
+    __slots__ = ("_fold", "_fold_quoted", "_preserves_case")
 
     def __init__(self, dialect: Dialect):
         strategy = dialect.normalization_strategy
@@ -35,11 +35,18 @@ class Normalizer:
             NormalizationStrategy.CASE_INSENSITIVE_UPPERCASE,
         )
         self._fold_quoted = fold if insensitive else None
+        # Case-insensitive engines (DuckDB, BigQuery, Spark …) match names without case but
+        # show output columns as written.
+        self._preserves_case = insensitive
 
     def identifier(self, node: exp.Identifier) -> str:
         fold = self._fold_quoted if node.args.get("quoted") else self._fold
         name = node.this
         return fold(name) if fold else name
+
+    def output_name(self, node: exp.Identifier) -> str:
+        """An output column's name as the engine would show it."""
+        return node.this if self._preserves_case else self.identifier(node)
 
     def name(self, text: str, quoted: bool = False) -> str:
         fold = self._fold_quoted if quoted else self._fold

@@ -369,11 +369,11 @@ def _output_name(node: exp.Expression, position: int, state: SelectState) -> str
     norm = state.ctx.normalizer
     if isinstance(node, exp.Alias):
         alias = node.args.get("alias")
-        return norm.part(alias) if isinstance(alias, exp.Identifier) else str(node.alias)
-    if isinstance(node, exp.Column):
-        return norm.part(node.this)
+        return norm.output_name(alias) if isinstance(alias, exp.Identifier) else str(node.alias)
+    if isinstance(node, exp.Column) and isinstance(node.this, exp.Identifier):
+        return norm.output_name(node.this)
     if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Identifier):
-        return norm.part(node.expression)
+        return norm.output_name(node.expression)
     # Engines name unaliased expressions differently (``?column?``, ``_c0``, the text);
     # the expression's own text is the name people recognise.
     return node.sql(dialect=state.ctx.dialect)
