@@ -5,8 +5,10 @@ from __future__ import annotations
 import sys
 
 from ..explain import explain as run_explain
+from ..explain import explain_statements
 from ..explain.text import render_text
 from .inputs import add_sql_arguments, read_catalog, read_functions, read_sql
+from .substrait_input import add_substrait_argument, substrait_statements
 
 
 def register(commands) -> None:
@@ -17,6 +19,7 @@ def register(commands) -> None:
                     "with relationship kind, transformation kind and confidence.",
     )
     add_sql_arguments(parser)
+    add_substrait_argument(parser)
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text", help="output format")
     parser.set_defaults(run=run)
 
@@ -24,8 +27,12 @@ def register(commands) -> None:
 def run(args) -> int:
     catalog = read_catalog(args.schema)
     functions = read_functions(args.functions)
-    text, file = read_sql(args.file)
-    explanation = run_explain(text, catalog, args.dialect, file=file, functions=functions)
+    statements = substrait_statements(args, catalog)
+    if statements is not None:
+        explanation = explain_statements(statements, functions)
+    else:
+        text, file = read_sql(args.file)
+        explanation = run_explain(text, catalog, args.dialect, file=file, functions=functions)
     if args.format == "json":
         sys.stdout.write(explanation.to_json() + "\n")
     else:

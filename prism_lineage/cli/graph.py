@@ -5,8 +5,10 @@ from __future__ import annotations
 import sys
 
 from ..explain import lineage_graphs
+from ..lineage.graph import LineageGraph
 from ..lineage.graph_format import render_dot, render_graph_text, graph_model
 from .inputs import add_sql_arguments, read_catalog, read_functions, read_sql
+from .substrait_input import add_substrait_argument, substrait_statements
 
 
 def register(commands) -> None:
@@ -17,6 +19,7 @@ def register(commands) -> None:
                     "emit, with the targets it joins and the origin in the SQL text that wrote it.",
     )
     add_sql_arguments(parser)
+    add_substrait_argument(parser)
     parser.add_argument("--format", "-f", choices=("text", "json", "dot"), default="text", help="output format")
     parser.set_defaults(run=run)
 
@@ -24,8 +27,12 @@ def register(commands) -> None:
 def run(args) -> int:
     catalog = read_catalog(args.schema)
     functions = read_functions(args.functions)
-    text, file = read_sql(args.file)
-    graphs = lineage_graphs(text, catalog, args.dialect, file=file, functions=functions)
+    statements = substrait_statements(args, catalog)
+    if statements is not None:
+        graphs = [LineageGraph.of(statement, functions) for statement in statements]
+    else:
+        text, file = read_sql(args.file)
+        graphs = lineage_graphs(text, catalog, args.dialect, file=file, functions=functions)
     if args.format == "json":
         sys.stdout.write(graph_model(graphs).model_dump_json(indent=2) + "\n")
     elif args.format == "dot":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .ingress import IngressOrigin
 from .origin import Origin
 from .relations import Relation
 
@@ -34,7 +35,9 @@ class Statement:
 
     ``kind`` is ``select`` for queries; writes (``insert``, ``create_table`` …) name their
     ``target`` and map the root's fields onto the written columns in ``writes``.  ``root`` is
-    ``None`` when nothing could be analysed (then ``uncertain`` says why).
+    ``None`` when nothing could be analysed (then ``uncertain`` says why).  ``ingress`` holds,
+    for a plan received from an external client (a Substrait plan), the client plan's nodes
+    and the targets lowered from each: provenance, never lineage.
     """
 
     index: int
@@ -44,3 +47,4 @@ class Statement:
     target: str | None = None
     writes: tuple[WrittenColumn, ...] | None = None
     uncertain: tuple[Uncertainty, ...] = field(default=())
+    ingress: tuple[IngressOrigin, ...] = field(default=())

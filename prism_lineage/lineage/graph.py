@@ -48,7 +48,10 @@ class LineageGraph:
         ctx = RuleContext(functions)
         if statement.root is not None:
             plan_edges(statement.root, ctx)
-        return cls(statement, ctx.edges, ctx.links)
+        # Provenance from an external client plan: links, never lineage (EndToEnd follows
+        # ``flow`` links only).
+        ingress = [Link(origin.id, target, "ingress") for origin in statement.ingress for target in origin.targets]
+        return cls(statement, ctx.edges, ctx.links + ingress)
 
     @cached_property
     def end_to_end(self) -> EndToEnd:
@@ -72,6 +75,9 @@ class LineageGraph:
         for edge in self.edges:
             if edge.source.startswith("column:"):
                 out.setdefault(edge.source, Target(edge.source, "column", column_name(edge.source)))
+        for ingress in self.statement.ingress:
+            label = f"{ingress.kind} {ingress.path}" + (f" (anchor {ingress.anchor})" if ingress.anchor else "")
+            out.setdefault(ingress.id, Target(ingress.id, "ingress", label))
         return out
 
     def to_networkx(self) -> "networkx.MultiDiGraph":
@@ -95,7 +101,10 @@ class LineageGraph:
         """Every target ``target`` depends on, through lineage edges and flow links."""
         import networkx as nx
 
-        return nx.ancestors(self.to_networkx(), target)
+        graph = self.to_networkx()
+        provenance = [(u, v, k) for u, v, k, link in graph.edges(keys=True, data="link") if link not in (None, "flow")]
+        graph.remove_edges_from(provenance)
+        return nx.ancestors(graph, target)
 
 
 def _operator_name(relation: Relation) -> str:

@@ -124,8 +124,20 @@ def render_graph_text(graphs: list[LineageGraph]) -> str:
                 f"  {edge.relationship.value}/{edge.transformation.value}/{edge.confidence.value}"
                 f"  rule={edge.rule}{where}{reason}"
             )
+        if statement.ingress:
+            lines.append("ingress (provenance from the client plan, not lineage):")
+            for origin in statement.ingress:
+                lines.append(f"  {targets[origin.id].label} → {_ingress_targets(origin.targets, targets)}")
         lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _ingress_targets(ids: tuple[str, ...], targets: dict[str, Target]) -> str:
+    """The relations an ingress node produced, by name, and how many fields and expressions."""
+    kinds = [targets[i].kind if i in targets else "expression" for i in ids]
+    relations = [_describe(targets.get(i), i) for i, kind in zip(ids, kinds) if kind == "relation"]
+    rest = [f"{kinds.count(kind)} {kind}s" for kind in ("field", "expression") if kind in kinds]
+    return ", ".join(relations + rest) or "nothing"
 
 
 def _plan_lines(relation: Relation, depth: int, lines: list[str], shown: set[str]) -> None:
@@ -175,7 +187,8 @@ def render_dot(graphs: list[LineageGraph]) -> str:
         for target in graph.targets.values():
             if target.kind == "expression":
                 continue
-            shape = {"column": "cylinder", "relation": "box", "field": "ellipse"}.get(target.kind, "ellipse")
+            shape = {"column": "cylinder", "relation": "box", "field": "ellipse", "ingress": "note"}.get(
+                target.kind, "ellipse")
             out.append(f'    "{_escape(target.id)}" [label="{_escape(target.label)}", shape={shape}];')
         for edge in graph.edges:
             color = _COLORS.get(edge.relationship.value, "black")
@@ -184,7 +197,10 @@ def render_dot(graphs: list[LineageGraph]) -> str:
                 f'    "{_escape(edge.source)}" -> "{_escape(edge.target)}" '
                 f'[label="{edge.relationship.value}/{edge.transformation.value}", color={color}, style={style}];'
             )
+        shown = {t.id for t in graph.targets.values() if t.kind != "expression"}
         for link in graph.links:
+            if link.kind == "ingress" and link.target not in shown:
+                continue  # expressions are not drawn
             out.append(f'    "{_escape(link.source)}" -> "{_escape(link.target)}" [style=dotted, color=gray60, arrowhead=empty];')
         out.append("  }")
     out.append("}")

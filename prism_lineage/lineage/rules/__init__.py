@@ -50,6 +50,7 @@ from . import (  # noqa: E402,F401
     join,
     limit,
     modify,
+    opaque,
     project,
     scan,
     set_operation,
