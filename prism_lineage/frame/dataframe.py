@@ -21,7 +21,7 @@ from typing import Any
 from ..catalog import Catalog
 from ..errors import PrismError, SchemaError, UnknownTableError
 from ..functions import FunctionInfo, FunctionRegistry
-from ..ir import JoinKind, Origin, SetKind, Statement
+from ..ir import GeneratedRole, JoinKind, Origin, SetKind, Statement
 from .callsite import call_site
 from .errors import FrameStatementError, FrameUsageError
 from .expressions import (
@@ -35,15 +35,19 @@ from .expressions import (
     InputRef,
     as_column,
     as_sort_key,
+    describe,
     flatten_items,
     output_name,
 )
 from .inference import type_of
+from .nested import explode_shape
 from .nodes import (
     AggregateNode,
     AliasNode,
     DistinctNode,
     FilterNode,
+    GeneratedSpec,
+    GenerateNode,
     JoinNode,
     LimitNode,
     PlanNode,
@@ -289,6 +293,58 @@ class DataFrame:
         return self._derive(DistinctNode(origin, self._node.fields, self._node, keys), resolver)
 
     unique = distinct
+
+    def explode(self, column, *, name: str | None = None, position: str | None = None,
+                names: tuple[str, str] | None = None, outer: bool = False) -> "DataFrame":
+        """One row per element of an array (or per entry of a map): SQL's ``UNNEST``.
+
+        ``explode("items")`` puts the element in place of ``items``; ``name=`` keeps ``items``
+        and adds the element as a new column.  A map gives two columns, its key and value
+        (``names=``, default ``key`` and ``value``).  ``position=`` adds the element's position.
+        ``outer=True`` keeps rows whose collection is empty.  Generated columns are new targets
+        with lineage ``generator`` from the collection, exact when its declared type is an
+        array or a map, conservative (with the reason) when its type is not declared."""
+        origin = call_site()
+        for label, value in (("name", name), ("position", position)):
+            if value is not None and (not isinstance(value, str) or not value):
+                raise FrameUsageError(f"explode() takes a non-empty {label}=, got {value!r}", origin=origin)
+        if names is not None and (not isinstance(names, (list, tuple)) or len(names) != 2
+                                  or not all(isinstance(n, str) and n for n in names)):
+            raise FrameUsageError("explode() takes names=(key_name, value_name)", origin=origin)
+        resolver = self._resolver()
+        value = resolver.resolve(as_column(column, origin, "explode"), Mode.ROW)
+        if isinstance(value, Aliased):
+            value = value.expr
+        shape = explode_shape(describe(value), type_of(value), origin)
+        inputs = self._node.fields
+        replaces = None
+        if shape.is_map:
+            key_name, value_name = names or ("key", "value")
+            columns = [(GeneratedRole.KEY, None, key_name, shape.key_type),
+                       (GeneratedRole.VALUE, "[]", value_name, shape.element_type)]
+        else:
+            if names is not None:
+                raise FrameUsageError("names= is for maps; name an array's element with name=", origin=origin)
+            element_name = name or output_name(value)
+            columns = [(GeneratedRole.ELEMENT, "[]", element_name, shape.element_type)]
+            if name is None and isinstance(value, InputRef):
+                replaces = value.position
+        if position is not None:
+            columns.insert(0, (GeneratedRole.INDEX, None, position, "BIGINT"))
+        qualifiers = value.field.qualifiers if isinstance(value, InputRef) else frozenset()
+        specs = tuple(GeneratedSpec(role, path, FrameField(label, type_, qualifiers if role is not GeneratedRole.INDEX
+                                                                   else frozenset(), origin))
+                      for role, path, label, type_ in columns)
+        if replaces is None:
+            fields = inputs + tuple(s.field for s in specs)
+        else:
+            element = next(s.field for s in specs if s.role is GeneratedRole.ELEMENT)
+            others = tuple(s.field for s in specs if s.role is not GeneratedRole.ELEMENT)
+            fields = inputs[:replaces] + (element,) + inputs[replaces + 1:] + others
+        node = GenerateNode(origin, fields, self._node, value, specs, bool(outer), shape.exact, shape.reason, replaces)
+        return self._derive(node, resolver)
+
+    unnest = explode
 
     # --- aggregation ------------------------------------------------------------------------
 

@@ -54,6 +54,14 @@ def foreign_column(name: str, owner: str, available: list[str], origin: Origin |
     return error
 
 
+def unknown_field(name: str, value: str, available: list[str], origin: Origin | None) -> FrameUnknownColumnError:
+    """A struct field the value's declared type does not have."""
+    error = FrameUnknownColumnError(name, table=value, available=available, origin=origin)
+    error.message = f"unknown field '{name}' of the struct {value}; its fields: {', '.join(available)}"
+    error.args = (error.message,)
+    return error
+
+
 def self_join_ambiguity(name: str, candidates: list[str], origin: Origin | None) -> FrameAmbiguousColumnError:
     error = FrameAmbiguousColumnError(name, candidates, origin)
     error.message += " (both sides of a self-join: give each side its own name with .alias())"
@@ -63,5 +71,5 @@ def self_join_ambiguity(name: str, candidates: list[str], origin: Origin | None)
 
 __all__ = [
     "FrameAmbiguousColumnError", "FrameStatementError", "FrameUnknownColumnError", "FrameUsageError",
-    "foreign_column", "self_join_ambiguity",
+    "foreign_column", "self_join_ambiguity", "unknown_field",
 ]

@@ -167,12 +167,19 @@ class Aliased(ExprNode):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Access(ExprNode):
-    """A path into a nested value: struct fields (``kind="struct"``) or a JSON document
-    (``kind="json"``).  ``path`` is the sequence of field names / array indexes."""
+    """A path into a nested value: struct fields, array elements, map values (``kind="struct"``)
+    or a JSON document (``kind="json"``).  ``path`` is the field names / positions written.
+
+    Resolution fills in what the base's declared type says (``frame/nested.py``): the IR
+    ``steps``, whether the path is ``exact`` (and the ``reason`` when not) and its ``type``."""
 
     base: ExprNode
     path: tuple[str | int, ...]
     kind: str
+    steps: tuple[str, ...] = ()
+    exact: bool = False
+    reason: str | None = None
+    type: T.DataType = None
 
 
 def node_children(node: ExprNode) -> tuple[ExprNode, ...]:
@@ -538,6 +545,8 @@ def output_name(node: ExprNode) -> str:
             return name.rpartition(".")[2] if "." in name else name
         case BoundColumn(field=field) | InputRef(field=field) | KeyRef(field=field):
             return field.name
+        case Access(path=path) if isinstance(path[-1], str):
+            return path[-1]  # like SQL's ``SELECT s.qty`` (named qty)
     return describe(node)
 
 

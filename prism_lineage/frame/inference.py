@@ -38,8 +38,8 @@ def type_of(node: ExprNode) -> T.DataType:
             return _aggregate_type(name, args)
         case Over(function=function):
             return type_of(function)
-        case Access():
-            return None
+        case Access(type=type_):
+            return type_
     return None
 
 

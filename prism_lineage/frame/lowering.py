@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir import (
+    AccessKind,
     Aggregate,
     AggregateCall,
     Call,
@@ -38,11 +39,15 @@ from ..ir import (
     Filter,
     FrameBound,
     FrameUnit,
+    GeneratedColumn,
+    GeneratedRole,
+    Generator,
     IdAllocator,
     Join,
     JoinKind,
     Limit,
     Literal,
+    NestedAccess,
     Origin,
     Project,
     Relation,
@@ -76,6 +81,7 @@ from .nodes import (
     AliasNode,
     DistinctNode,
     FilterNode,
+    GenerateNode,
     JoinNode,
     LimitNode,
     PlanNode,
@@ -133,6 +139,8 @@ class PlanLowering:
                 return self._distinct(node)
             case SetNode():
                 return self._set(node)
+            case GenerateNode():
+                return self._generate(node, need)
         raise TypeError(f"no lowering for plan node {type(node).__name__}")  # pragma: no cover - a bug
 
     def exact_root(self, node: PlanNode, lowered: Lowered) -> Relation:
@@ -344,6 +352,33 @@ class PlanLowering:
         project = self._project_refs(aggregate, outputs, node.origin, [f.name for f in node.fields])
         return Lowered(project, list(project.fields))
 
+    def _generate(self, node: GenerateNode, need: set[int]) -> Lowered:
+        """``explode``: a ``Generator`` over the input (the input's fields pass beside the
+        generated ones), then, when the element replaces the exploded column, a projection
+        that puts it in that column's place."""
+        width = len(node.input.fields)
+        wanted = {p for p in need if p < width and p != node.replaces} | reads(node.value)
+        below = self.relation(node.input, wanted)
+        generator_id = self.ids.new("generator", node.origin)
+        argument = ExprLowering(self.ids, below.fields).expr(node.value)
+        columns = tuple(Field(field_id(generator_id, i), spec.field.name, spec.field.type, node.origin)
+                        for i, spec in enumerate(node.generated))
+        outputs = tuple(GeneratedColumn(spec.role, 0, spec.path) for spec in node.generated)
+        relation = Generator(generator_id, node.origin, below.relation, "unnest", (argument,), columns, outputs,
+                             node.outer, node.exact, node.reason)
+        if node.replaces is None:
+            return Lowered(relation, below.fields + list(columns))
+        element = next(c for c, s in zip(columns, node.generated) if s.role is GeneratedRole.ELEMENT)
+        others = [c for c, s in zip(columns, node.generated) if s.role is not GeneratedRole.ELEMENT]
+        layout = below.fields[:node.replaces] + [element] + below.fields[node.replaces + 1:] + others
+        kept = [(p, layout[p]) for p in sorted(need)]
+        refs = tuple(self._field_ref(f, node.origin) for _, f in kept)
+        project = self._project_refs(relation, refs, node.origin, [node.fields[p].name for p, _ in kept])
+        fields: list[Field | None] = [None] * len(node.fields)
+        for (position, _), created in zip(kept, project.fields):
+            fields[position] = created
+        return Lowered(project, fields)
+
     def _set(self, node: SetNode) -> Lowered:
         left = self.relation(node.left, set(range(len(node.left.fields))))
         right = self.relation(node.right, set(range(len(node.right.fields))))
@@ -409,8 +444,10 @@ class ExprLowering:
                 # A user function is never a built-in: without its facts it stays opaque.
                 return Call(ids.new("call", origin), origin, type_of(node), name, lowered,
                             known and info is None)
-            case Access():
-                raise NotImplementedError("nested access")  # pragma: no cover - replaced below
+            case Access(base=base, kind=kind, steps=steps, exact=exact, reason=reason, type=type_):
+                access = AccessKind.SEMI_STRUCTURED if kind == "json" else AccessKind.NESTED
+                return NestedAccess(ids.new("access", origin), origin, type_, self.expr(base), steps, access, exact,
+                                    reason)
             case Agg():
                 return self.aggregate_call(node)
         raise TypeError(f"cannot lower {type(node).__name__} here")  # pragma: no cover - resolution forbids it

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ir import JoinKind, Origin, SetKind
+from ..ir import GeneratedRole, JoinKind, Origin, SetKind
 from .expressions import ExprNode, FrameField, SortSpec
 
 
@@ -118,3 +118,28 @@ class SetNode(PlanNode):
     @property
     def inputs(self) -> tuple[PlanNode, ...]:
         return (self.left, self.right)
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedSpec:
+    """One column an ``explode`` generates: what it holds (``role``) and the path below the
+    exploded value it is read at (``[]`` for an element)."""
+
+    role: GeneratedRole
+    path: str | None
+    field: FrameField
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GenerateNode(_Unary):
+    """``df.explode(column)``: one row per element of ``value`` (an array or a map), the
+    input's columns beside the generated ones.  ``replaces``: the input position whose column
+    the element takes the place of (``explode("items")`` without a new name), else ``None``
+    and the generated columns come last."""
+
+    value: ExprNode
+    generated: tuple[GeneratedSpec, ...]
+    outer: bool = False
+    exact: bool = True
+    reason: str | None = None
+    replaces: int | None = None

@@ -47,6 +47,8 @@ from .expressions import (
     SortSpec,
     describe,
 )
+from .inference import type_of
+from .nested import json_path, struct_path
 
 
 class Mode(Enum):
@@ -148,8 +150,8 @@ class Resolver:
                 return self._aggregate(node, mode)
             case Over():
                 return self._window(node, mode)
-            case Access(base=base):
-                return Access(node.origin, self._node(base, mode), node.path, node.kind)
+            case Access():
+                return self._access(node, mode)
             case SortSpec():
                 raise FrameStatementError(
                     f"{describe(node)} is a sort key: use it in sort() or order_by=, not as a value",
@@ -175,6 +177,16 @@ class Resolver:
             f"column '{ref.field.name}' is not a group key: aggregate it (e.g. F.any_value(col("
             f"'{ref.field.name}'))) or add it to group_by()", origin=node.origin,
         )
+
+    def _access(self, node: Access, mode: Mode) -> Access:
+        """A path into a value: checked against the base's declared type at the call."""
+        base = self._node(node.base, mode)
+        label = describe(base)
+        if node.kind == "json":
+            facts = json_path(label, type_of(base), node.path, node.origin)
+        else:
+            facts = struct_path(label, type_of(base), node.path, node.origin)
+        return Access(node.origin, base, node.path, node.kind, facts.steps, facts.exact, facts.reason, facts.type)
 
     def _function(self, node: Func, mode: Mode) -> Func:
         if node.window_only:

@@ -1,0 +1,4 @@
+"""distinct(): duplicates collapse, values are unchanged."""
+from frame_tables import orders
+
+plan = orders.select("customer_id", "status").distinct()
