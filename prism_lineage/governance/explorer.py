@@ -64,7 +64,7 @@ def explore(lineage: EnvironmentLineage, viewer: Viewer, asset: str, direction: 
     held = ordered[:cut_at]
     held_set = set(held)
     nodes = [_node(lineage.assets[a], reached.distances[a], a in reached.next_to_cut) for a in held]
-    edges = [_row(lineage, e) for e in lineage.edges if e.source in held_set and e.target in held_set]
+    edges = [_row(lineage, lineage.edges[i]) for i in _edges_among(lineage, held_set)]
     sql_not_read = sum(1 for n in nodes if n.sql_status is not None)
     notes = _notes(edges, sql_not_read, marks, cut, cut_at)
     return ExplorerAnswer(
@@ -72,6 +72,13 @@ def explore(lineage: EnvironmentLineage, viewer: Viewer, asset: str, direction: 
         asset=focus.full_name, direction=direction.value, depth=depth, marks=marks, legend=legend, cut=cut,
         holds=len(nodes), assets=nodes, edges=edges, sql_not_read=sql_not_read, notes=notes,
     )
+
+
+def _edges_among(lineage: EnvironmentLineage, held: set[str]) -> list[int]:
+    """Indices (in the rollup's order) of every edge whose both ends are held: read from the
+    graph's adjacency, so an answer costs what it holds, not what the environment holds."""
+    succ = lineage.graph.succ
+    return sorted(key for source in held for target, keys in succ[source].items() if target in held for key in keys)
 
 
 def one_hop(lineage: EnvironmentLineage, viewer: Viewer, asset: str) -> ExplorerAnswer:

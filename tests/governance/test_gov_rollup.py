@@ -157,10 +157,19 @@ def test_a_column_not_declared_is_read_schema_less(tmp_path):
 
 def test_statement_kind_the_engine_does_not_analyse_could_not_be_parsed(tmp_path):
     root = write_project(tmp_path, tables=[table("s.t", ["a"]), table("s.u", ["a"])], pipelines=[{
-        "name": "p", "assets": [{"name": "u", "writes": "s.u", "sql": "DELETE FROM s.u WHERE a IN (SELECT a FROM s.t)"}]}])
+        "name": "p", "assets": [{"name": "u", "writes": "s.u", "sql": "CALL refresh_u((SELECT a FROM s.t))"}]}])
     project, _ = load_project(root)
     lineage = sync(project)
     assert lineage.assets[lineage.by_name["s.u"]].sql_status is SqlStatus.NOT_PARSED
+
+
+def test_what_was_read_is_drawn_beside_a_statement_that_was_not(tmp_path):
+    root = write_project(tmp_path, tables=[table("s.t", ["a"]), table("s.u", ["a"])], pipelines=[{
+        "name": "p", "assets": [{"name": "u", "writes": "s.u", "sql": "SELECT a FROM s.t; GRANT SELECT ON s.u TO r"}]}])
+    project, _ = load_project(root)
+    lineage = sync(project)
+    assert lineage.assets[lineage.by_name["s.u"]].sql_status is SqlStatus.NOT_PARSED  # so it reads at least
+    assert [(lineage.assets[e.source].full_name, e.mark) for e in lineage.edges] == [("s.t", "parsed")]
 
 
 def test_too_large_sql_could_not_be_parsed(tmp_path):
