@@ -279,7 +279,11 @@ def test_missing_sql_file(capsys, tmp_path) -> None:
 
 
 def test_sql_path_is_a_directory(capsys, tmp_path) -> None:
+    # explain reads a directory's .sql files (tests/test_cli_batch.py); graph reads one file.
     code, _, err = run(capsys, "explain", tmp_path)
+    assert code == 3
+    assert one_error_line(err) == f"prism-lineage: error: no .sql files in the directory {tmp_path}"
+    code, _, err = run(capsys, "graph", tmp_path)
     assert code == 3
     assert one_error_line(err) == f"prism-lineage: error: {tmp_path} is a directory, not a SQL file"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 
 from ..explain import explain as run_explain
@@ -21,10 +23,31 @@ def register(commands) -> None:
     add_sql_arguments(parser)
     add_substrait_argument(parser)
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument("--jobs", "-j", type=_jobs, metavar="N",
+                        help="explain statement by statement (a query log), each statement on its own, on N "
+                             "processes ('auto': every core); a FILE that is a directory is always read so, "
+                             "with every core unless N is given (see docs/cli.md)")
     parser.set_defaults(run=run)
 
 
+def _jobs(value: str) -> int:
+    """``--jobs``: a positive count, or ``auto`` (0) for every core."""
+    if value == "auto":
+        return 0
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = -1
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number or 'auto', got {value!r}")
+    return jobs
+
+
 def run(args) -> int:
+    if args.jobs is not None or (args.file not in (None, "-") and os.path.isdir(args.file)):
+        from .batch import default_jobs, run_batch
+
+        return run_batch(args, args.jobs or default_jobs())
     catalog = read_catalog(args.schema)
     functions = read_functions(args.functions)
     statements = substrait_statements(args, catalog)

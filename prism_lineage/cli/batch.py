@@ -1,0 +1,343 @@
+"""``prism-lineage explain`` over many statements: a directory of SQL files or a query log,
+explained statement by statement on every core (``--jobs``).
+
+Each statement is explained on its own, as a query log's statements are independent (as in a
+single-file run, where every statement is lowered in its own context).  The statements are
+cut at the semicolons sqlglot's tokenizer finds, a block of text at a time, so a semicolon in
+a string or a comment never cuts, memory stays bounded and the workers start at once.
+Results come back in input order (``Pool.imap`` over chunks of statements); a statement that
+fails is reported in the output in its place and the others go on.  See docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError, PrismError, UsageError
+from ..explain import explain as run_explain
+from ..explain.models import Explanation, StatementAnswer
+from ..explain.text import render_text
+from ..frontends.sql.dialects import get_dialect
+from .inputs import read_catalog, read_functions, read_sql
+
+# Exit code when some statements could not be explained (the others were, and every failure
+# is reported in its place in the output).
+SOME_FAILED = 1
+_BLOCK_CHARS = 1 << 16  # text tokenized at a time when cutting statements
+_MAX_CHUNK = 64  # statements a worker takes at a time
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One statement of a file: where it starts and its text (from just after the previous
+    semicolon, so positions inside it are shifted by ``first_line``/``first_column``)."""
+
+    file: str | None
+    index: int  # the statement's index in its file, from 0
+    line: int  # line of its first token (what the output shows)
+    first_line: int  # where ``text`` starts in the file (1-based)
+    first_column: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A file that could not be read or cut into statements (reported in its place)."""
+
+    file: str | None
+    error: PrismError
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    ok: bool
+    exit_code: int
+    rendered: str  # the output for this statement, ready to write
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def run_batch(args, jobs: int) -> int:
+    """Explain every statement under ``args.file`` with ``jobs`` processes."""
+    if getattr(args, "substrait", None) is not None:
+        raise UsageError("--jobs and directories are for SQL statements; a --substrait plan is explained whole")
+    catalog = read_catalog(args.schema)
+    functions = read_functions(args.functions)
+    dialect = get_dialect(args.dialect)  # an unknown dialect is a usage error before any work
+    units = list(_units(args.file, dialect))
+    options = (catalog, args.dialect, functions, args.format, _show_files(args.file))
+    started = time.perf_counter()
+    explained = failed = 0
+    with _progress(len(units)) as bar:
+        for outcome in _outcomes(units, options, jobs):
+            sys.stdout.write(outcome.rendered)
+            if outcome.ok:
+                explained += 1
+            else:
+                failed += 1
+            bar.update(1)
+    sys.stdout.flush()
+    elapsed = time.perf_counter() - started
+    rate = (explained + failed) / elapsed if elapsed > 0 else 0.0
+    print(f"prism-lineage: {explained + failed} statements ({failed} failed) in {elapsed:.2f} s: "
+          f"{rate:,.0f} statements/s with {min(jobs, max(1, len(units)))} process(es)", file=sys.stderr)
+    return SOME_FAILED if failed else 0
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def _units(path: str | None, dialect) -> Iterator[Statement | Unreadable]:
+    if path not in (None, "-") and Path(path).is_dir():
+        files = sorted(p for p in Path(path).rglob("*.sql") if p.is_file())
+        if not files:
+            raise InputError(f"no .sql files in the directory {path}")
+        for file in files:
+            yield from _file_units(str(file), dialect)
+    else:
+        text, file = read_sql(path)
+        yield from split_statements(text, file, dialect)
+
+
+def _file_units(file: str, dialect) -> Iterator[Statement | Unreadable]:
+    try:
+        text, _ = read_sql(file)
+    except InputError as error:
+        yield Unreadable(file, error)
+        return
+    yield from split_statements(text, file, dialect)
+
+
+def split_statements(text: str, file: str | None, dialect, *,
+                     block_chars: int = _BLOCK_CHARS) -> Iterator[Statement | Unreadable]:
+    """The non-empty statements of ``text``, cut at the semicolon tokens.
+
+    The text is tokenized a block at a time, from a known statement boundary to just after a
+    ``;`` character.  If that cut falls inside a string or a comment, the tokenizer reports it
+    unterminated and the block doubles.  The statements ending at a semicolon token of the
+    block are taken; the next block starts after the last one.  Text that cannot be tokenized
+    to its end (an unterminated string) gives up the statements it begins with, and the rest
+    is one statement, whose error is reported.
+    """
+    from sqlglot.tokens import TokenType
+
+    semicolon = TokenType.SEMICOLON
+    lines = _LineIndex(text)
+    start, index, size, block = 0, 0, len(text), block_chars
+    while start < size:
+        cut = _cut_after(text, start + block)
+        tokens = _tokenize(dialect, text[start:cut])
+        last = cut >= size and tokens is not None
+        if not last and not (tokens and any(t.token_type == semicolon for t in tokens)):
+            if cut < size:
+                block *= 2
+                continue
+            tokens, cut = _readable_prefix(dialect, text, start)
+            if tokens is None:
+                rest = text[start:]
+                if rest.strip():
+                    yield _statement(file, index, lines, start, size - len(rest.lstrip()), rest)
+                return
+        block = block_chars
+        piece_start, first = start, None
+        for token in tokens:
+            if token.token_type == semicolon:
+                if first is not None:
+                    yield _statement(file, index, lines, piece_start, start + first, text[piece_start:start + token.start])
+                    index += 1
+                piece_start, first = start + token.end + 1, None
+            elif first is None:
+                first = token.start
+        if last:
+            if first is not None:
+                yield _statement(file, index, lines, piece_start, start + first, text[piece_start:])
+            return
+        start = piece_start
+
+
+def _tokenize(dialect, text: str):
+    from sqlglot.errors import TokenError
+
+    try:
+        return dialect.tokenize(text)
+    except TokenError:
+        return None
+
+
+def _readable_prefix(dialect, text: str, start: int, attempts: int = 1000):
+    """The tokens of the shortest text from ``start`` to a ``;`` that tokenizes and ends with
+    a semicolon token, and where it ends; ``(None, None)`` if there is none nearby."""
+    from sqlglot.tokens import TokenType
+
+    cut = start
+    for _ in range(attempts):
+        cut = _cut_after(text, cut)
+        if cut >= len(text):
+            break
+        tokens = _tokenize(dialect, text[start:cut])
+        if tokens and tokens[-1].token_type == TokenType.SEMICOLON:
+            return tokens, cut
+    return None, None
+
+
+def _cut_after(text: str, position: int) -> int:
+    found = text.find(";", position)
+    return len(text) if found == -1 else found + 1
+
+
+def _statement(file, index, lines: "_LineIndex", piece_start: int, first_token: int, text: str) -> Statement:
+    first_line, first_column = lines.position(piece_start)
+    return Statement(file, index, lines.position(first_token)[0], first_line, first_column, text)
+
+
+class _LineIndex:
+    """Offset → 1-based (line, column), for offsets asked in increasing order."""
+
+    __slots__ = ("text", "offset", "line", "line_start")
+
+    def __init__(self, text: str):
+        self.text, self.offset, self.line, self.line_start = text, 0, 1, 0
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if offset < self.offset:
+            self.offset, self.line, self.line_start = 0, 1, 0
+        newlines = self.text.count("\n", self.offset, offset)
+        if newlines:
+            self.line += newlines
+            self.line_start = self.text.rfind("\n", self.offset, offset) + 1
+        self.offset = offset
+        return self.line, offset - self.line_start + 1
+
+
+# --- explaining -------------------------------------------------------------------------------
+
+_OPTIONS: tuple | None = None  # (catalog, dialect, functions, format, show files), per process
+
+
+class InternalError(PrismError):
+    """A bug met on one statement of a batch (reported in its place; the others go on)."""
+
+    exit_code = 70
+
+
+def _init_worker(options: tuple, ignore_interrupt: bool = False) -> None:
+    global _OPTIONS
+    _OPTIONS = options
+    if ignore_interrupt:
+        # Ctrl-C reaches the whole process group: the parent stops the pool, and the
+        # workers must not print tracebacks of their own.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _outcomes(units: list, options: tuple, jobs: int) -> Iterable[Outcome]:
+    if jobs <= 1 or len(units) <= 1:
+        _init_worker(options)
+        return map(explain_unit, units)
+    chunk = max(1, min(_MAX_CHUNK, len(units) // (jobs * 8)))
+    pool = multiprocessing.Pool(min(jobs, len(units)), initializer=_init_worker,
+                                initargs=(options, True))
+    return _closing(pool, pool.imap(explain_unit, units, chunksize=chunk))
+
+
+def _closing(pool, results: Iterator[Outcome]) -> Iterator[Outcome]:
+    try:
+        yield from results
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def explain_unit(unit: Statement | Unreadable) -> Outcome:
+    catalog, dialect, functions, format_, show_files = _OPTIONS
+    if isinstance(unit, Unreadable):
+        return _failure(unit.file, None, None, unit.error, format_, show_files)
+    try:
+        explanation = run_explain(unit.text, catalog, dialect, file=unit.file, functions=functions)
+    except PrismError as error:
+        return _failure(unit.file, unit.index, unit.line, error, format_, show_files, unit)
+    except Exception as error:  # noqa: BLE001 - one statement's bug must not stop the log
+        internal = InternalError(f"internal error: {type(error).__name__}: {error} (a bug: please report it "
+                                 "with the statement)")
+        return _failure(unit.file, unit.index, unit.line, internal, format_, show_files, unit)
+    answers = [s.model_copy(update={"index": unit.index + n}) for n, s in enumerate(explanation.statements)]
+    return Outcome(True, 0, _render(unit, answers, format_, show_files))
+
+
+def _render(unit: Statement, answers: list[StatementAnswer], format_: str, show_files: bool) -> str:
+    if format_ == "json":
+        return "".join(_json_line(unit, answer.model_dump(mode="json")) for answer in answers)
+    head = f"{unit.file} " if show_files and unit.file else ""
+    text = render_text(Explanation.model_construct(statements=answers))
+    return f"{head}{text}" if head else text
+
+
+def _json_line(unit: Statement, answer: dict[str, Any]) -> str:
+    return json.dumps({"file": unit.file, "index": answer.pop("index"), "line": unit.line, **answer}) + "\n"
+
+
+def _failure(file, index, line, error: PrismError, format_: str, show_files: bool,
+             unit: Statement | None = None) -> Outcome:
+    where = _shifted(error, unit)
+    message = error.message if where else str(error)
+    if format_ == "json":
+        record: dict[str, Any] = {"file": file, "index": index, "line": line,
+                                  "error": {"exit_code": error.exit_code, "type": type(error).__name__,
+                                            "message": message}}
+        if where:
+            record["error"].update(line=where[0], column=where[1])
+        return Outcome(False, error.exit_code, json.dumps(record) + "\n")
+    head = f"{file} " if show_files and file else ""
+    what = f"statement {index + 1}" if index is not None else "file"
+    at = f" (at line {where[0]}, column {where[1]})" if where else ""
+    return Outcome(False, error.exit_code, f"{head}{what}: error {error.exit_code}: {message}{at}\n")
+
+
+def _shifted(error: PrismError, unit: Statement | None) -> tuple[int, int] | None:
+    """The error's position in the file (it was found in the statement's text alone)."""
+    origin = error.origin
+    if origin is None or unit is None:
+        return None
+    line = unit.first_line + origin.line - 1
+    column = unit.first_column + origin.column - 1 if origin.line == 1 else origin.column
+    return line, column
+
+
+def _show_files(path: str | None) -> bool:
+    return path not in (None, "-") and Path(path).is_dir()
+
+
+class _progress:
+    """A progress bar on stderr when stderr is a terminal (tqdm), else nothing."""
+
+    def __init__(self, total: int):
+        self.bar = None
+        if sys.stderr.isatty() and total > 1:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="stmt", file=sys.stderr, leave=False, dynamic_ncols=True)
+
+    def __enter__(self) -> "_progress":
+        return self
+
+    def update(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
