@@ -108,6 +108,22 @@ class UnknownTableError(ResolutionError):
         self.available = available
 
 
+class UnknownTargetError(UnknownTableError):
+    """UPDATE, DELETE or MERGE into a table the schema given does not declare."""
+
+    def __init__(self, statement: str, name: str, tables: list[str], origin: Origin | None):
+        shown = ", ".join(tables[:10]) + (", …" if len(tables) > 10 else "")
+        ResolutionError.__init__(
+            self,
+            f"{statement} target '{name}' is not in the schema: {statement} changes the rows of an existing table, "
+            f"so the schema given must declare it (tables: {shown})",
+            origin=origin,
+        )
+        self.name = name
+        self.available = tables
+        self.statement = statement
+
+
 class AmbiguousTableError(ResolutionError):
     def __init__(self, name: str, candidates: list[str], origin: Origin | None):
         super().__init__(

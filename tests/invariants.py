@@ -103,7 +103,8 @@ def check_ids(graph) -> None:
 
 def check_explained(statement, stated: dict) -> None:
     if statement.root is None:
-        assert stated["uncertain"], "a statement that could not be analysed must say why"
+        # DROP, ALTER, TRUNCATE … move no data (``writes == ()``): nothing to explain.
+        assert stated["uncertain"] or statement.writes == (), "a statement that could not be analysed must say why"
         return
     uncertain_fields = {item["field"] for item in stated["uncertain"]}
     creators = _field_creators(statement.root)
@@ -217,6 +218,9 @@ def named_identifiers(sql: str, dialect: str | None) -> tuple[set[str], bool]:
                 star = True
             elif isinstance(node, exp.Join) and str(node.args.get("method") or "").upper() == "NATURAL":
                 star = True  # NATURAL JOIN names its columns implicitly
+            elif isinstance(node, exp.Clone) or (isinstance(node, exp.Var) and node.name.upper() == "ROW"
+                                                 and isinstance(node.parent, exp.Insert)):
+                star = True  # CREATE TABLE … CLONE and MERGE … INSERT ROW copy every column
     return names, star
 
 

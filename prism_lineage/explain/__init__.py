@@ -24,12 +24,15 @@ _RECURSION_LIMIT = 20_000
 
 
 def lower(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
-          *, file: str | None = None) -> list[Statement]:
-    """Lower SQL text into IR statements."""
+          *, file: str | None = None, functions: FunctionRegistry | None = None,
+          through_script: bool = False) -> list[Statement]:
+    """Lower SQL text into IR statements (``through_script``: see ``explain``)."""
     if sys.getrecursionlimit() < _RECURSION_LIMIT:
         sys.setrecursionlimit(_RECURSION_LIMIT)
     catalog = schema if isinstance(schema, Catalog) else Catalog.from_mapping(schema)
-    return lower_sql(sql, catalog=catalog, dialect=dialect, file=file)
+    registry = functions if functions is not None else FunctionRegistry.default()
+    return lower_sql(sql, catalog=catalog, dialect=dialect, file=file, functions=registry,
+                     through_script=through_script)
 
 
 def explain_statements(statements: list[Statement], functions: FunctionRegistry | None = None) -> Explanation:
@@ -64,16 +67,19 @@ def _with_plan_functions(functions: FunctionRegistry | None, plan: PlanSource) -
 
 def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None = None,
             dialect: str | None = None, *, file: str | None = None,
-            functions: FunctionRegistry | None = None) -> Explanation:
+            functions: FunctionRegistry | None = None, through_script: bool = False) -> Explanation:
     """Explain every output field of every statement in ``sql``.
 
     ``sql`` is SQL text, or a plan that lowers itself (``PlanSource``).  ``schema`` maps table
     names (possibly dotted) to ``{column: type}`` (see docs/schema.md); tables not in it are
-    read schema-less.  ``dialect`` is any dialect sqlglot reads.  Raises a ``PrismError``
-    subclass (``ParseError``, ``AmbiguousColumnError`` …) on bad input.
+    read schema-less.  ``dialect`` is any dialect sqlglot reads.  ``functions`` adds lineage
+    facts for your functions (docs/functions.md).  In a script, a table or view an earlier
+    statement created is a table of its own for the statements after it; with
+    ``through_script=True`` lineage continues through it to the base tables (docs/scripts.md).
+    Raises a ``PrismError`` subclass (``ParseError``, ``AmbiguousColumnError`` …) on bad input.
     """
     if isinstance(sql, str):
-        statements = lower(sql, schema, dialect, file=file)
+        statements = lower(sql, schema, dialect, file=file, functions=functions, through_script=through_script)
     elif isinstance(sql, PlanSource):
         statements = sql.to_statements()
         functions = _with_plan_functions(functions, sql)
@@ -85,7 +91,9 @@ def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None 
 
 
 def lineage_graphs(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
-                   *, file: str | None = None, functions: FunctionRegistry | None = None) -> list[LineageGraph]:
+                   *, file: str | None = None, functions: FunctionRegistry | None = None,
+                   through_script: bool = False) -> list[LineageGraph]:
     """The plan-level lineage graph of every statement in ``sql``."""
     registry = functions if functions is not None else FunctionRegistry.default()
-    return [LineageGraph.of(s, registry) for s in lower(sql, schema, dialect, file=file)]
+    return [LineageGraph.of(s, registry)
+            for s in lower(sql, schema, dialect, file=file, functions=registry, through_script=through_script)]

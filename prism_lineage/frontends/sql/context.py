@@ -58,9 +58,11 @@ class ScanBuilder:
 class LoweringContext:
     """Ids, positions, names and findings of one statement being lowered."""
 
-    __slots__ = ("ids", "text", "catalog", "normalizer", "dialect", "uncertain", "statement")
+    __slots__ = ("ids", "text", "catalog", "normalizer", "dialect", "uncertain", "statement", "functions",
+                 "through_script", "source")
 
-    def __init__(self, *, statement: int, text: SourceText, catalog: Catalog, normalizer: Normalizer, dialect):
+    def __init__(self, *, statement: int, text: SourceText, catalog: Catalog, normalizer: Normalizer, dialect,
+                 functions=None, through_script: bool = False, source: str | None = None):
         self.statement = statement
         self.ids = IdAllocator(f"s{statement}")
         self.text = text
@@ -68,6 +70,13 @@ class LoweringContext:
         self.normalizer = normalizer
         self.dialect = dialect
         self.uncertain: list[Uncertainty] = []
+        # The function registry (aggregates, generators … the frontend must recognise), or None.
+        self.functions = functions
+        # Read tables and views an earlier statement of the script wrote through to that
+        # statement's plan (scripts.py), instead of as tables of their own.
+        self.through_script = through_script
+        # The whole SQL text (dynamic SQL finds the position of the statement it runs in it).
+        self.source = source
 
     def origin(self, node: exp.Expression | None) -> Origin | None:
         """The span of the token that carries ``node``'s position, if the parser kept one."""

@@ -33,6 +33,7 @@ from ...ir.expressions import Subquery, children
 from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
+from .scripts import script_read
 from .select import SelectState, lower_select
 
 
@@ -460,6 +461,10 @@ class QueryLowerer:
                 definition = env.lookup(parts[0])
                 if definition is not None:
                     return self._cte_source(definition, alias or parts[0], column_aliases, origin)
+            if ctx.through_script:
+                through = script_read(self, parts, alias, column_aliases, origin)
+                if through is not None:
+                    return through
             table = ctx.catalog.lookup(parts, origin)
             scan_id = ctx.ids.new("scan", origin)
             name = table.name if table is not None else ".".join(parts)

@@ -1,30 +1,68 @@
-"""Lowering of whole statements: queries today; writes and scripts build on it."""
+"""Lowering of whole statements: queries, writes (writes.py), statements that move no data,
+dynamic SQL (dynamic.py); anything else is reported as not analysed."""
 
 from __future__ import annotations
 
 from sqlglot import exp
 
 from ...ir import Relation, Statement
+from . import writes
 from .context import LoweringContext
+from .dynamic import lower_dynamic
 from .queries import CteEnv, QueryLowerer
 
 _QUERY_TYPES = (exp.Query, exp.Values)
 
+_WRITES = {
+    exp.Insert: writes.lower_insert,
+    exp.Create: writes.lower_create,
+    exp.Update: writes.lower_update,
+    exp.Delete: writes.lower_delete,
+    exp.Merge: writes.lower_merge,
+    exp.Copy: writes.lower_copy,
+}
+
+_TABLE_KINDS = ("TABLE", "VIEW", "MATERIALIZED VIEW")
+
+# Statements that move no data: nothing to explain (no fields, nothing uncertain).
+_NO_DATA: dict[type, str] = {
+    exp.Drop: "drop", exp.Alter: "alter", exp.TruncateTable: "truncate", exp.Use: "use", exp.Set: "set",
+    exp.Comment: "comment", exp.Describe: "describe", exp.Transaction: "begin", exp.Commit: "commit",
+    exp.Rollback: "rollback", exp.Grant: "grant", exp.Analyze: "analyze", exp.Attach: "attach",
+    exp.Detach: "detach", exp.Pragma: "pragma", exp.Show: "show",
+}
+
 
 def lower_statement(node: exp.Expression, ctx: LoweringContext) -> Statement:
-    queries = QueryLowerer(ctx)
-    if isinstance(node, _QUERY_TYPES) or (isinstance(node, exp.Subquery)):
-        root: Relation = queries.lower_query(node, None, CteEnv())
+    if isinstance(node, exp.Select) and node.args.get("into") is not None:
+        return writes.lower_select_into(node, ctx)
+    if isinstance(node, _QUERY_TYPES) or isinstance(node, exp.Subquery):
+        root: Relation = QueryLowerer(ctx).lower_query(node, None, CteEnv())
         return Statement(ctx.statement, "select", root, root.origin, uncertain=tuple(ctx.uncertain))
+    lower = _WRITES.get(type(node))
+    if lower is not None:
+        return lower(node, ctx)
+    kind = _NO_DATA.get(type(node))
+    if kind is not None:
+        return _no_data(node, kind, ctx)
+    dynamic = lower_dynamic(node, ctx, lower_statement)
+    if dynamic is not None:
+        return dynamic
     kind = node.key.lower()
-    origin = ctx.origin(node) or _first_origin(node, ctx)
-    ctx.uncertain_about(f"{kind.upper()} statements are not analysed: their lineage is unknown", None, origin)
-    return Statement(ctx.statement, kind, None, origin, uncertain=tuple(ctx.uncertain))
+    if isinstance(node, exp.Command):
+        kind = str(node.this).lower()
+    return writes.unanalysed(node, ctx, kind, f"a {kind.upper()} statement is not analysed")
 
 
-def _first_origin(node: exp.Expression, ctx: LoweringContext):
-    for child in node.walk():
-        origin = ctx.origin(child)
-        if origin is not None:
-            return origin
-    return None
+def _no_data(node: exp.Expression, kind: str, ctx: LoweringContext) -> Statement:
+    """DROP, ALTER, TRUNCATE …: the table they name is their target; they write no values."""
+    table = None
+    if isinstance(node, exp.TruncateTable) and node.expressions:
+        table = node.expressions[0]
+    elif isinstance(node, (exp.Drop, exp.Alter)) and str(node.args.get("kind") or "").upper() in _TABLE_KINDS:
+        tables = node.args.get("tables") or [node.this]
+        table = tables[0]
+    target = None
+    if isinstance(table, exp.Table) and isinstance(table.this, exp.Identifier):
+        target = writes.resolve_target(table, ctx).name
+    return Statement(ctx.statement, kind, None, writes._statement_origin(node, ctx), target, ())
