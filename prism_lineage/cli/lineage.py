@@ -19,12 +19,12 @@ import sys
 
 from ..errors import InputError, PrismError, ResolutionError, UsageError
 from ..errors import AccessRefusedError
-from ..governance.access import viewer_for
+from ..governance.access import LINEAGE_READ, viewer_for
 from ..governance.answers import Refusal, RefusalAnswer
 from ..governance.explorer import DEFAULT_DEPTH, explore
 from ..governance.impact import impact
 from ..governance.loading import load_project
-from ..governance.rollup import sync
+from ..governance.rollup import environment_of, sync
 from ..governance.text import render_explorer, render_impact
 from ..governance.walks import Direction
 
@@ -39,14 +39,16 @@ def register(commands) -> None:
         description="The edges around a table or view of a project (native or dbt), with how each is known "
                     "(declared, parsed), or with 'impact ASSET' everything downstream of it.",
     )
-    parser.add_argument("words", nargs="+", metavar="[impact] ASSET",
+    parser.add_argument("words", nargs="*", metavar="[impact] ASSET",
                         help="the asset's full name (namespace.name) or unambiguous short name; "
-                             "'impact ASSET' lists everything downstream of it")
+                             "'impact ASSET' lists everything downstream of it; none: choose one (see --search)")
     add_project_arguments(parser)
     parser.add_argument("--direction", choices=sorted(_DIRECTIONS), default="both",
                         help="upstream, downstream or both (default both)")
     parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH, metavar="N",
                         help=f"hops from the asset, 1 to 10 (default {DEFAULT_DEPTH}); outside is refused")
+    parser.add_argument("--search", metavar="TEXT", default=None,
+                        help="with no ASSET: list the tables and views you may see whose name holds TEXT")
     parser.set_defaults(run=run)
     from . import review
 
@@ -76,6 +78,8 @@ def run(args) -> int:
 
 def _answer(args) -> str:
     words = args.words
+    if not words:
+        return _choose(args)
     if len(words) == 2 and words[0] == "impact":
         mode, asset = "impact", words[1]
     elif len(words) == 1:
@@ -90,6 +94,25 @@ def _answer(args) -> str:
         return answer.to_json() + "\n" if args.output == "json" else render_impact(answer)
     found = explore(lineage, viewer, asset, _DIRECTIONS[args.direction], args.depth)
     return found.to_json() + "\n" if args.output == "json" else render_explorer(found)
+
+
+def _choose(args) -> str:
+    """No asset named: no lineage is asked for; the tables and views one may see, by name."""
+    project, access = load_project(args.project)
+    viewer = viewer_for(access, args.credential)
+    viewer.require(LINEAGE_READ)
+    env = environment_of(project, args.env)
+    assets = [(a.full_name, kind) for kind, group in (("table", env.tables), ("view", env.views)) for a in group
+              if viewer.sees(env.name, a.full_name) and (args.search or "").lower() in a.full_name.lower()]
+    assets.sort()
+    if args.output == "json":
+        import json
+
+        return json.dumps({"project": project.name, "environment": env.name, "choose": [
+            {"name": name, "kind": kind} for name, kind in assets]}, indent=2) + "\n"
+    lines = [f"choose an asset of {project.name}/{env.name}: prism-lineage lineage ASSET --project {args.project}"]
+    lines += [f"  {name}  {kind}" for name, kind in assets] or ["  (no table or view you may see matches)"]
+    return "\n".join(lines) + "\n"
 
 
 def refuse(args, error: PrismError) -> None:

@@ -152,3 +152,14 @@ def test_the_installed_command_runs():
     done = subprocess.run([sys.executable, "-c", program, "lineage", "impact", "raw.orders",
                            "--project", str(SHOP)], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and "5 assets downstream" in done.stdout
+
+
+def test_no_asset_asks_to_choose_and_searches_visible_names_only(capsys):
+    code, out, _ = run(capsys, "lineage", "--project", str(SHOP), "--search", "orders", "--as", "carol")
+    assert code == 0
+    assert out == ("choose an asset of shop/prod: prism-lineage lineage ASSET --project " + str(SHOP) + "\n"
+                   "  analytics.orders  table\n")
+    code, out, _ = run(capsys, "lineage", "--project", str(SHOP), "--as", "dave", "-o", "json")
+    assert json.loads(out)["choose"] == [{"name": "marts.revenue_by_country", "kind": "view"}]
+    code, _, err = run(capsys, "lineage", "--project", str(SHOP), "--as", "bob-deploy")
+    assert code == 7 and "lineage.read" in err
