@@ -103,6 +103,9 @@ class PlanSchema:
             return False
         return True
 
+    def is_placeholder(self, full_name: str) -> bool:
+        return full_name in self._placeholders
+
     def add_placeholder(self, full_name: str) -> None:
         """An empty message type named ``full_name``, so that a JSON ``Any`` holding a type the
         reader does not know (an extension relation's private detail) still parses: its type

@@ -16,6 +16,7 @@ from ...catalog import Catalog
 from ...ir import Field, IdAllocator, Origin, Relation, Uncertainty, field_id
 from ...ir.ingress import IngressOrigin
 from .extensions import Extensions
+from .types import Shape
 
 PROTOCOL = "substrait"
 
@@ -55,7 +56,7 @@ class LoweringContext:
     """Ids, origins, ingress records and findings of one statement being lowered."""
 
     __slots__ = ("plan", "statement", "ids", "origin", "uncertain", "_ingress", "shared", "_sharing",
-                 "substrait_types")
+                 "substrait_types", "shapes")
 
     def __init__(self, plan: PlanContext, statement: int):
         self.plan = plan
@@ -67,8 +68,10 @@ class LoweringContext:
         # ReferenceRel: Plan.relations[ordinal] lowered once per statement, then shared.
         self.shared: dict[int, Relation] = {}
         self._sharing: list[int] = []
-        # The Substrait type of fields whose type is nested (RelRoot names are depth-first).
+        # Nested types of fields and expressions (RelRoot names list their parts depth first),
+        # and the names of their parts (nested references read ``.city``, not field 1).
         self.substrait_types: dict[str, Message] = {}
+        self.shapes: dict[str, Shape] = {}
 
     @property
     def extensions(self) -> Extensions:
@@ -86,12 +89,23 @@ class LoweringContext:
         return target
 
     def field(self, relation_id: str, index: int | str, name: str, type_: str | None, path: str,
-              substrait_type: Message | None = None) -> Field:
+              substrait_type: Message | None = None, shape: Shape | None = None, like: str | None = None) -> Field:
+        """A new field of relation ``relation_id``.  ``like``: the id of the field or
+        expression it copies, whose nested type and names it keeps."""
         created = Field(field_id(relation_id, index), name, type_, self.origin)
         self._record(path, created.id)
-        if substrait_type is not None and substrait_type.WhichOneof("kind") in ("struct", "list", "map"):
-            self.substrait_types[created.id] = substrait_type
+        if like is not None:
+            substrait_type = substrait_type or self.substrait_types.get(like)
+            shape = shape or self.shapes.get(like)
+        self.remember(created.id, substrait_type, shape)
         return created
+
+    def remember(self, target: str, substrait_type: Message | None, shape: Shape | None = None) -> None:
+        """Keep a nested type (RelRoot names count its parts) and the names of its parts."""
+        if substrait_type is not None and substrait_type.WhichOneof("kind") in ("struct", "list", "map"):
+            self.substrait_types[target] = substrait_type
+        if shape is not None:
+            self.shapes[target] = shape
 
     def _record(self, path: str, target: str) -> None:
         entry = self._ingress.get(path)

@@ -97,7 +97,7 @@ def _register_unknown_any_types(document: Any, schema) -> None:
             type_url = node.get("@type")
             if isinstance(type_url, str) and type_url:
                 full_name = type_url.rpartition("/")[2]
-                if full_name and not schema.knows(full_name):
+                if full_name and (schema.is_placeholder(full_name) or not schema.knows(full_name)):
                     schema.add_placeholder(full_name)
                     for key in [k for k in node if k != "@type"]:
                         del node[key]

@@ -17,6 +17,7 @@ from decimal import Decimal
 from google.protobuf.message import Message
 
 from ...ir import (
+    AccessKind,
     AggregateCall,
     Call,
     Expr,
@@ -25,6 +26,7 @@ from ...ir import (
     FrameBound,
     FrameUnit,
     Literal,
+    NestedAccess,
     OuterRef,
     Relation,
     SortKey,
@@ -38,7 +40,7 @@ from ...ir import types as T
 from .context import LoweringContext, Record
 from .errors import InvalidPlanError
 from .extensions import FunctionDecl
-from .types import type_name
+from .types import Shape, type_name
 
 # Lowers the relation of a subquery: (rel message, its path, the enclosing records).
 SubqueryLowering = Callable[[Message, str, tuple[Record, ...]], Relation]
@@ -155,7 +157,8 @@ class ExpressionLowerer:
         if len(function.arguments):
             return [self.lower(argument.value, f"{path}.arguments[{i}].value")
                     for i, argument in enumerate(function.arguments) if argument.WhichOneof("arg_type") == "value"]
-        return self.lower_all(function.args, f"{path}.args")
+        # ``WindowRelFunction`` never had the old field.
+        return self.lower_all(getattr(function, "args", ()), f"{path}.args")
 
     # --- references ----------------------------------------------------------------------
 
@@ -199,31 +202,44 @@ class ExpressionLowerer:
             return refs[0] if len(refs) == 1 else self._call("struct", refs)
         if kind != "direct_reference":
             raise self.invalid(path, "the field reference has no direct or masked reference")
-        segment = reference.direct_reference
+        segment: Message | None = reference.direct_reference
         segment_path = f"{path}.direct_reference"
-        expr = base
-        while segment is not None:
+        if base is None:
             which = segment.WhichOneof("reference_type")
-            if which is None:
-                break
+            if which != "struct_field":
+                raise self.invalid(segment_path, f"a record is a struct: its fields are read with struct_field, "
+                                                 f"not {which}")
+            base = self._field(record, segment.struct_field.field, segment_path, outer)
+            shape = self.ctx.shapes.get(base.field)
+            segment_path = f"{segment_path}.struct_field.child"
+            segment = segment.struct_field.child if segment.struct_field.HasField("child") else None
+        else:
+            shape = None
+        steps: list[str] = []
+        while segment is not None and segment.WhichOneof("reference_type") is not None:
+            which = segment.WhichOneof("reference_type")
             part = getattr(segment, which)
-            if expr is None:
-                if which != "struct_field":
-                    raise self.invalid(segment_path, f"a record is a struct: its fields are read with struct_field, "
-                                                     f"not {which}")
-                expr = self._field(record, part.field, segment_path, outer)
-            elif which == "struct_field":
-                expr = self._call("struct_extract", [expr, self._literal(str(part.field), "INT")])
-            elif which == "list_element":
-                expr = self._call("list_element", [expr, self._literal(str(part.offset), "INT")])
-            else:
-                key = self.literal(part.map_key, f"{segment_path}.map_key")
-                expr = self._call("map_extract", [expr, key])
+            step, shape = self._step(which, part, shape, segment_path)
+            steps.append(step)
             segment_path = f"{segment_path}.{which}.child"
             segment = part.child if part.HasField("child") else None
-        if expr is None:
-            raise self.invalid(path, "the field reference selects nothing")
-        return expr
+        if not steps:
+            return base
+        # Substrait is typed: the part read is known, so nested access is exact.
+        return NestedAccess(self._id("access"), self.ctx.origin, None, base, tuple(steps), AccessKind.NESTED)
+
+    def _step(self, which: str, part: Message, shape: Shape | None, path: str) -> tuple[str, Shape | None]:
+        """One step of a nested reference in path syntax (``.city``, ``[0]``, ``['k']``), and
+        the shape below it."""
+        if which == "struct_field":
+            name, below = shape.child(part.field) if shape is not None and shape.kind == "struct" else (None, None)
+            return f".{name or part.field}", below
+        if which == "list_element":
+            below = shape.child(0)[1] if shape is not None and shape.kind == "list" else None
+            return f"[{part.offset}]", below
+        key = self.literal(part.map_key, f"{path}.map_key")
+        below = shape.child(1)[1] if shape is not None and shape.kind == "map" else None
+        return (f"['{key.value}']" if key.type == T.VARCHAR else f"[{key.value}]"), below
 
     def _field(self, record: Record | None, index: int, path: str, outer: bool) -> Expr:
         assert record is not None
@@ -273,7 +289,9 @@ class ExpressionLowerer:
     def scalar_function(self, function: Message, path: str) -> Expr:
         decl = self.ctx.extensions.function(function.function_reference, f"{path}.function_reference")
         args = self.arguments(function, path)
-        return self._call(decl.ir_name, args, self._type(function.output_type), decl.standard)
+        call = self._call(decl.ir_name, args, self._type(function.output_type), decl.standard)
+        self.ctx.remember(call.id, function.output_type)
+        return call
 
     def aggregate_call(self, function: Message, path: str, filter_: Expr | None = None) -> AggregateCall:
         """A measure (``AggregateFunction``): its arguments, DISTINCT, FILTER and ORDER BY."""
@@ -367,7 +385,9 @@ class ExpressionLowerer:
 
     def cast(self, node: Message, path: str) -> Expr:
         name = "try_cast" if node.failure_behavior == _RETURN_NULL else "cast"
-        return self._call(name, [self.lower(node.input, f"{path}.input")], self._type(node.type))
+        call = self._call(name, [self.lower(node.input, f"{path}.input")], self._type(node.type))
+        self.ctx.remember(call.id, node.type)
+        return call
 
     def nested(self, node: Message, path: str) -> Expr:
         kind = node.WhichOneof("nested_type")

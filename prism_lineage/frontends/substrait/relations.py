@@ -43,7 +43,7 @@ from .context import LoweringContext, Record
 from .errors import InvalidPlanError
 from .expressions import ExpressionLowerer, WindowCollector
 from .joins import cross, join, place_join_predicates
-from .types import named_columns, type_name
+from .types import Shape, named_columns, type_name
 
 # Relations whose handler applies its own emit (a generic emit projection would be redundant).
 _EMITS_ITSELF = frozenset({"project", "extension_single", "extension_multi", "extension_leaf"})
@@ -119,7 +119,7 @@ class RelationLowerer:
                 kind: str = "project") -> Project:
         project_id = self.ctx.new_id(kind, path)
         columns = tuple(
-            self.ctx.field(project_id, i, name, expr.type, path, self.ctx.substrait_types.get(_ref_field(expr)))
+            self.ctx.field(project_id, i, name, expr.type, path, like=_ref_field(expr) or expr.id)
             for i, (expr, name) in enumerate(zip(exprs, names))
         )
         return Project(project_id, self.ctx.origin, input_, tuple(exprs), columns)
@@ -185,25 +185,29 @@ class RelationLowerer:
                            "producer knows, so lineage through it is unknown")
         raise InvalidPlanError(path, "the read names no table (no read_type is set)")
 
-    def scan(self, table: str, columns: list[tuple[str, Message]], reason: str | None, path: str) -> Scan:
+    def scan(self, table: str, columns: list[tuple[str, Message | None, Shape | None]], reason: str | None,
+             path: str) -> Scan:
         scan_id = self.ctx.new_id("scan", path)
         catalog = self.ctx.plan.catalog
         declared = catalog.lookup(tuple(table.split("."))) if catalog is not None and reason is None else None
         fields: list[Field] = []
         seen: set[str] = set()
-        for position, (name, substrait_type) in enumerate(columns):
+        for position, (name, substrait_type, shape) in enumerate(columns):
             column = declared.column(name) if declared is not None else None
             spelled = column.name if column is not None else name
             key = spelled if spelled not in seen else str(position)
             seen.add(key)
-            fields.append(self.ctx.field(scan_id, key, spelled, self.type_of(substrait_type), path, substrait_type))
+            fields.append(self.ctx.field(scan_id, key, spelled, self.type_of(substrait_type), path, substrait_type,
+                                         shape))
         if reason is not None:
             self.ctx.uncertain_about(reason)
         return Scan(scan_id, self.ctx.origin, table, tuple(fields), reason is None, reason)
 
-    def _virtual_table(self, table: Message, columns: list[tuple[str, Message]], path: str, p: str) -> Values:
+    def _virtual_table(self, table: Message, columns: list[tuple[str, Message | None, Shape | None]], path: str,
+                       p: str) -> Values:
         values_id = self.ctx.new_id("values", path)
-        fields = tuple(self.ctx.field(values_id, i, name, self.type_of(t), path, t) for i, (name, t) in enumerate(columns))
+        fields = tuple(self.ctx.field(values_id, i, name, self.type_of(t), path, t, shape)
+                       for i, (name, t, shape) in enumerate(columns))
         lowerer = self.expressions(path, (), None, ())
         rows: list[tuple[Expr, ...]] = []
         for i, row in enumerate(table.expressions):
@@ -304,7 +308,7 @@ class RelationLowerer:
             raise InvalidPlanError(p, "the aggregate has no grouping expression and no measure: it yields no field")
         aggregate_id = self.ctx.new_id("aggregate", path)
         columns = [self.ctx.field(aggregate_id, i, expression_name(k, input_.fields), k.type, path,
-                                  self.ctx.substrait_types.get(_ref_field(k)))
+                                  like=_ref_field(k) or k.id)
                    for i, k in enumerate(keys)]
         columns += [self.ctx.field(aggregate_id, len(keys) + i, m.function, m.type, path)
                     for i, m in enumerate(measures)]
@@ -416,7 +420,8 @@ class RelationLowerer:
         for right in inputs[1:]:
             set_id = self.ctx.new_id(kind.value, path)
             columns = tuple(
-                self.ctx.field(set_id, i, left.name, left.type if left.type == other.type else None, path)
+                self.ctx.field(set_id, i, left.name, left.type if left.type == other.type else None, path,
+                               like=left.id)
                 for i, (left, other) in enumerate(zip(relation.fields, right.fields))
             )
             relation = SetOperation(set_id, self.ctx.origin, kind, all_, relation, right, columns)
@@ -450,7 +455,7 @@ class RelationLowerer:
                 self.ctx.end_shared(ordinal)
             self.ctx.shared[ordinal] = definition
         ref_id = self.ctx.new_id("cte", path)
-        columns = tuple(self.ctx.field(ref_id, i, f.name, f.type, path, self.ctx.substrait_types.get(f.id))
+        columns = tuple(self.ctx.field(ref_id, i, f.name, f.type, path, like=f.id)
                         for i, f in enumerate(definition.fields))
         return CteRef(ref_id, self.ctx.origin, f"relations[{ordinal}]", definition, columns)
 
@@ -469,7 +474,7 @@ class RelationLowerer:
                   "producer knows")
         self.ctx.uncertain_about(reason)
         if not inputs:
-            return self.scan(f"{_ONEOF_OF[kind]}({detail})", [(n, None) for n in names], reason, path)
+            return self.scan(f"{_ONEOF_OF[kind]}({detail})", [(n, None, None) for n in names], reason, path)
         opaque_id = self.ctx.new_id("opaque", path)
         columns = tuple(self.ctx.field(opaque_id, i, name, None, path) for i, name in enumerate(names))
         return Opaque(opaque_id, self.ctx.origin, f"{kind} {detail}", tuple(inputs), columns,

@@ -9,11 +9,11 @@ RelRoot over a query              select          the root's fields, named by ``
 WriteRel INSERT / CTAS            insert /        the written table's columns (its
                                   create_table    ``table_schema``), by position
 WriteRel UPDATE                   update          every column of the after-image
-WriteRel DELETE                   delete          none (the input picks the rows)
+WriteRel DELETE                   delete          none; ``rows`` says what picks the rows
 DdlRel CREATE/ALTER VIEW          create_view …   the view's columns, from ``view_definition``
 DdlRel CREATE/ALTER TABLE         create_table …  the columns, with no sources (a new table)
 DdlRel DROP                       drop_table …    none
-UpdateRel                         update          the transformed columns
+UpdateRel                         update          the transformed columns (and ``rows``)
 ===============================  ==============  ========================================
 """
 
@@ -25,14 +25,27 @@ from dataclasses import replace
 from google.protobuf.message import Message
 
 from ...catalog import Catalog
-from ...ir import Expr, Field, Filter, Relation, Scan, Statement, Values, WrittenColumn, walk_relations
+from ...ir import (
+    Expr,
+    Field,
+    Filter,
+    Matched,
+    Modify,
+    Relation,
+    Statement,
+    Values,
+    WriteAction,
+    WriteClause,
+    WrittenColumn,
+    walk_relations,
+)
 from ...ir.expressions import iter_tree
 from ...ir.walk import expressions_of
 from .context import LoweringContext, PlanContext
 from .decoding import iter_messages, unknown_fields
 from .errors import InvalidPlanError
 from .relations import RelationLowerer
-from .types import named_columns, top_level_names
+from .types import Shape, named_columns, top_level_names
 
 _WRITE_KINDS = {1: "insert", 2: "delete", 3: "update", 4: "create_table"}
 _DDL_OBJECTS = {1: "table", 2: "view"}
@@ -126,17 +139,35 @@ def _target_ids(root: Relation) -> Iterator[str]:
 
 
 def _write(lowerer: RelationLowerer, node: Message, path: str) -> Statement:
+    """INSERT and CTAS write the input's fields into the table's columns, by position; DELETE
+    removes the input's rows and UPDATE writes their after-image (a ``Modify`` of the table,
+    as for the SQL statements)."""
     ctx = lowerer.ctx
     p = f"{path}.write"
     kind = _WRITE_KINDS.get(node.op)
     if kind is None:
         raise InvalidPlanError(f"{p}.op", "the write names no operation (insert, delete, update or CTAS)")
     target = _target_name(ctx, node, "named_table", "extension_table", p)
-    root = lowerer.input(node, p, ())
+    rows = lowerer.input(node, p, ())
     if kind == "delete":
+        root = Modify(ctx.new_id("modify", path), ctx.origin, target, rows, (WriteClause(WriteAction.DELETE),), ())
         return _finish(ctx, kind, root, target, ())
-    names = _column_names(node, "table_schema", root.fields, p, ctx.plan.catalog, target)
-    return _finish(ctx, kind, root, target, [WrittenColumn(n, f.id) for n, f in zip(names, root.fields)])
+    names = _column_names(node, "table_schema", rows.fields, p, ctx.plan.catalog, target)
+    if kind == "update":
+        assignments = [lowerer.ref(f, path) for f in rows.fields]
+        return _modify(lowerer, target, rows, names, assignments, path)
+    return _finish(ctx, kind, rows, target, [WrittenColumn(n, f.id) for n, f in zip(names, rows.fields)])
+
+
+def _modify(lowerer: RelationLowerer, target: str, rows: Relation, names: Sequence[str], values: Sequence[Expr],
+            path: str) -> Statement:
+    """``UPDATE target SET names = values`` over ``rows`` (the rows to change)."""
+    ctx = lowerer.ctx
+    modify_id = ctx.new_id("modify", path)
+    columns = tuple(ctx.field(modify_id, i, name, value.type, path) for i, (name, value) in enumerate(zip(names, values)))
+    clause = WriteClause(WriteAction.UPDATE, Matched.ALWAYS, None, tuple(enumerate(values)))
+    root = Modify(modify_id, ctx.origin, target, rows, (clause,), columns)
+    return _finish(ctx, "update", root, target, [WrittenColumn(f.name, f.id) for f in columns])
 
 
 def _ddl(lowerer: RelationLowerer, node: Message, path: str) -> Statement:
@@ -154,7 +185,8 @@ def _ddl(lowerer: RelationLowerer, node: Message, path: str) -> Statement:
         # A table created (or altered) without a query: its columns come from nowhere.
         values_id = ctx.new_id("values", path)
         columns = _base_schema_of(node, p)
-        fields = tuple(ctx.field(values_id, i, name, lowerer.type_of(t), path, t) for i, (name, t) in enumerate(columns))
+        fields = tuple(ctx.field(values_id, i, name, lowerer.type_of(t), path, t, shape)
+                       for i, (name, t, shape) in enumerate(columns))
         root = Values(values_id, ctx.origin, fields, ())
     names = _column_names(node, "table_schema", root.fields, p, ctx.plan.catalog, target)
     return _finish(ctx, kind, root, target, [WrittenColumn(n, f.id) for n, f in zip(names, root.fields)])
@@ -167,25 +199,27 @@ def _update(lowerer: RelationLowerer, node: Message, path: str) -> Statement:
     p = f"{path}.update"
     target = _target_name(ctx, node, "named_table", None, p)
     columns = _base_schema_of(node, p)
-    relation: Relation = lowerer.scan(target, columns, None, path)
-    assert isinstance(relation, Scan)
-    record = relation.fields
+    rows: Relation = lowerer.scan(target, columns, None, path)
+    record = rows.fields
     expressions = lowerer.expressions(path, record, node.common.rel_anchor if node.HasField("common") else None, ())
     if node.HasField("condition"):
         condition = expressions.lower(node.condition, f"{p}.condition")
-        relation = Filter(ctx.new_id("filter", path), ctx.origin, relation, condition, "where")
-    exprs: list[Expr] = []
-    written: list[Field] = []
+        rows = Filter(ctx.new_id("filter", path), ctx.origin, rows, condition, "where")
+    values: list[Expr] = []
+    names: list[str] = []
     for i, transform in enumerate(node.transformations):
+        where = f"{p}.transformations[{i}]"
         if not 0 <= transform.column_target < len(record):
-            raise InvalidPlanError(f"{p}.transformations[{i}].column_target",
+            raise InvalidPlanError(f"{where}.column_target",
                                    f"column {transform.column_target} is out of range: the table has {len(record)}")
-        exprs.append(expressions.lower(transform.transformation, f"{p}.transformations[{i}].transformation"))
-        written.append(record[transform.column_target])
-    if not exprs:
+        name = record[transform.column_target].name
+        if name in names:
+            raise InvalidPlanError(f"{where}.column_target", f"column {name} is transformed twice")
+        values.append(expressions.lower(transform.transformation, f"{where}.transformation"))
+        names.append(name)
+    if not values:
         raise InvalidPlanError(f"{p}.transformations", "the update transforms no column")
-    root = lowerer.project(relation, exprs, [f.name for f in written], path)
-    return _finish(ctx, "update", root, target, [WrittenColumn(f.name, c.id) for f, c in zip(written, root.fields)])
+    return _modify(lowerer, target, rows, names, values, path)
 
 
 _PLAN_LEVEL = {"write": _write, "ddl": _ddl, "update": _update}
@@ -206,7 +240,7 @@ def _target_name(ctx: LoweringContext, node: Message, named: str, extension: str
     raise InvalidPlanError(path, "the relation names no table or view to write")
 
 
-def _base_schema_of(node: Message, path: str) -> list[tuple[str, Message | None]]:
+def _base_schema_of(node: Message, path: str) -> list[tuple[str, Message | None, Shape | None]]:
     """A written object's ``table_schema`` as (name, type) pairs."""
     return named_columns(node.table_schema, f"{path}.table_schema")
 
@@ -221,7 +255,7 @@ def _column_names(node: Message, schema_field: str, fields: Sequence[Field], pat
                                                          f"{len(fields)} field(s)")
     declared = catalog.lookup(tuple(target.split("."))) if catalog is not None else None
     out = []
-    for name, _ in columns:
+    for name, _, _ in columns:
         column = declared.column(name) if declared is not None else None
         out.append(column.name if column is not None else name)
     return out

@@ -9,6 +9,7 @@ the types, never by taking the list as it is.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
@@ -99,15 +100,55 @@ def top_level_names(names: Sequence[str], types: Sequence[Message | None]) -> li
     return out if position == len(names) else None
 
 
-def named_columns(schema: Message, path: str) -> list[tuple[str, Message | None]]:
-    """The top-level (name, type) pairs of a ``NamedStruct`` (a base or table schema)."""
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The names of a nested type's parts, as a ``NamedStruct`` lists them: a struct's fields
+    (name, shape), a list's element, a map's key and value (``None``: nothing named below)."""
+
+    kind: str  # struct, list or map
+    parts: tuple[tuple[str, "Shape | None"], ...]
+
+    def child(self, index: int) -> tuple[str | None, "Shape | None"]:
+        if 0 <= index < len(self.parts):
+            return self.parts[index]
+        return None, None
+
+
+def _shape(substrait_type: Message | None, names: Sequence[str], position: int) -> tuple[Shape | None, int]:
+    """The shape of a field of this type whose nested names start at ``position``."""
+    kind = substrait_type.WhichOneof("kind") if substrait_type is not None else None
+    if kind == "struct":
+        parts = []
+        for child_type in substrait_type.struct.types:
+            name = names[position] if position < len(names) else ""
+            child, position = _shape(child_type, names, position + 1)
+            parts.append((name, child))
+        return Shape("struct", tuple(parts)), position
+    if kind == "list":
+        element, position = _shape(substrait_type.list.type, names, position)
+        return (Shape("list", (("", element),)) if element is not None else None), position
+    if kind == "map":
+        key, position = _shape(substrait_type.map.key, names, position)
+        value, position = _shape(substrait_type.map.value, names, position)
+        return (Shape("map", (("key", key), ("value", value))) if key or value else None), position
+    return None, position
+
+
+def named_columns(schema: Message, path: str) -> list[tuple[str, Message | None, Shape | None]]:
+    """The top-level (name, type, shape) of each field of a ``NamedStruct`` (a base or table
+    schema)."""
     types = list(schema.struct.types)
     names = list(schema.names)
     if not types and names:
         # Producers that leave the types out: the names are then all top level.
-        return [(n, None) for n in names]
-    top = top_level_names(names, types)
-    if top is None:
+        return [(n, None, None) for n in names]
+    if top_level_names(names, types) is None:
         raise InvalidPlanError(path, f"{len(names)} name(s) for {len(types)} field(s): a schema names every field, "
                                      "nested ones included, depth first")
-    return list(zip(top, types))
+    out = []
+    position = 0
+    for field_type in types:
+        name = names[position]
+        shape, position = _shape(field_type, names, position + 1)
+        out.append((name, field_type, shape))
+    return out
