@@ -51,19 +51,21 @@ from prism_lineage.lineage.graph_format import graph_model
 from prism_lineage.frontends.sql.dialects import get_dialect
 
 
-def check_invariants(sql: str, schema: Mapping[str, Any] | None, dialect: str | None) -> dict:
+def check_invariants(sql: str, schema: Mapping[str, Any] | None, dialect: str | None,
+                     through_script: bool = False) -> dict:
     """Explain ``sql`` twice, check every invariant, and return the answer (``model_dump()``)."""
-    answer = prism_lineage.explain(sql, schema=schema, dialect=dialect).model_dump()
-    again = prism_lineage.explain(sql, schema=schema, dialect=dialect).model_dump()
+    options = {"through_script": through_script}
+    answer = prism_lineage.explain(sql, schema=schema, dialect=dialect, **options).model_dump()
+    again = prism_lineage.explain(sql, schema=schema, dialect=dialect, **options).model_dump()
     assert answer == again, "the answer differs between two runs"
-    graphs = prism_lineage.lineage_graphs(sql, schema=schema, dialect=dialect)
-    graphs_again = prism_lineage.lineage_graphs(sql, schema=schema, dialect=dialect)
+    graphs = prism_lineage.lineage_graphs(sql, schema=schema, dialect=dialect, **options)
+    graphs_again = prism_lineage.lineage_graphs(sql, schema=schema, dialect=dialect, **options)
     assert graph_model(graphs).model_dump() == graph_model(graphs_again).model_dump(), \
         "ids or plan-level edges differ between two runs"
     for graph in graphs:
         check_closed(graph)
         check_ids(graph)
-    statements = lower(sql, schema, dialect)
+    statements = lower(sql, schema, dialect, **options)
     named = named_identifiers(sql, dialect)
     catalog = Catalog.from_mapping(schema)
     for statement, stated in zip(statements, answer["statements"]):

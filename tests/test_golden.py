@@ -29,6 +29,8 @@ from invariants import check_invariants
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SCHEMAS = GOLDEN / "schemas"
 HEADER_KEYS = {"dialect", "schema", "description"}
+# Optional: ``-- through-script: yes`` explains a script through the tables it writes (docs/scripts.md).
+OPTIONAL_KEYS = {"through-script"}
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class GoldenCase:
     dialect: str | None
     schema: dict | None
     description: str
+    through_script: bool = False
 
     @property
     def expected_path(self) -> Path:
@@ -56,12 +59,12 @@ def read_case(path: Path) -> GoldenCase:
             break
         key, colon, value = line[2:].partition(":")
         key = key.strip().lower()
-        if colon and key in HEADER_KEYS:
+        if colon and key in HEADER_KEYS | OPTIONAL_KEYS:
             headers[key] = value.strip()
     missing = HEADER_KEYS - headers.keys()
     assert not missing, f"{path}: header lines missing: {', '.join(sorted(missing))}"
     return GoldenCase(path, sql, headers["dialect"] or None, _schema(headers["schema"], path),
-                      headers["description"])
+                      headers["description"], headers.get("through-script", "no").lower() in ("yes", "true"))
 
 
 def _schema(text: str, path: Path) -> dict | None:
@@ -107,7 +110,7 @@ def test_golden(path: Path, update_goldens: bool) -> None:
 
 def check_case(path: Path, update_goldens: bool) -> None:
     case = read_case(path)
-    answer = check_invariants(case.sql, case.schema, case.dialect)
+    answer = check_invariants(case.sql, case.schema, case.dialect, through_script=case.through_script)
     text = render(answer)
     if update_goldens:
         case.expected_path.write_text(text, encoding="utf-8")

@@ -55,7 +55,8 @@ def run(args) -> int:
         explanation = explain_statements(statements, functions)
     else:
         text, file = read_sql(args.file)
-        explanation = run_explain(text, catalog, args.dialect, file=file, functions=functions)
+        explanation = run_explain(text, catalog, args.dialect, file=file, functions=functions,
+                                  through_script=args.through_script)
     if args.format == "json":
         sys.stdout.write(explanation.to_json() + "\n")
     else:

@@ -32,7 +32,8 @@ def run(args) -> int:
         graphs = [LineageGraph.of(statement, functions) for statement in statements]
     else:
         text, file = read_sql(args.file)
-        graphs = lineage_graphs(text, catalog, args.dialect, file=file, functions=functions)
+        graphs = lineage_graphs(text, catalog, args.dialect, file=file, functions=functions,
+                                through_script=args.through_script)
     if args.format == "json":
         sys.stdout.write(graph_model(graphs).model_dump_json(indent=2) + "\n")
     elif args.format == "dot":

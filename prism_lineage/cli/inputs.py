@@ -52,3 +52,6 @@ def add_sql_arguments(parser) -> None:
                         help="SQL dialect (any dialect sqlglot reads: duckdb, postgres, snowflake, bigquery …)")
     parser.add_argument("--functions", metavar="FILE",
                         help="lineage facts for your own functions, YAML or JSON (see docs/functions.md)")
+    parser.add_argument("--through-script", action="store_true",
+                        help="in a script, follow the tables and views earlier statements created or wrote through "
+                             "to the base tables (see docs/scripts.md); without it they are tables of their own")
