@@ -9,6 +9,7 @@ import sys
 from ..explain import explain as run_explain
 from ..explain import explain_statements
 from ..explain.text import render_text
+from .frame_input import add_frame_argument, frame_plan
 from .inputs import add_sql_arguments, read_catalog, read_functions, read_sql
 from .substrait_input import add_substrait_argument, substrait_statements
 
@@ -22,6 +23,7 @@ def register(commands) -> None:
     )
     add_sql_arguments(parser)
     add_substrait_argument(parser)
+    add_frame_argument(parser)
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--jobs", "-j", type=_jobs, metavar="N",
                         help="explain statement by statement (a query log), each statement on its own, on N "
@@ -51,8 +53,11 @@ def run(args) -> int:
     catalog = read_catalog(args.schema)
     functions = read_functions(args.functions)
     statements = substrait_statements(args, catalog)
+    plan = frame_plan(args)
     if statements is not None:
         explanation = explain_statements(statements, functions)
+    elif plan is not None:
+        explanation = run_explain(plan, functions=functions)
     else:
         text, file = read_sql(args.file)
         explanation = run_explain(text, catalog, args.dialect, file=file, functions=functions,

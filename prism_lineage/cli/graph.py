@@ -7,6 +7,7 @@ import sys
 from ..explain import lineage_graphs
 from ..lineage.graph import LineageGraph
 from ..lineage.graph_format import render_dot, render_graph_text, graph_model
+from .frame_input import add_frame_argument, frame_plan
 from .inputs import add_sql_arguments, read_catalog, read_functions, read_sql
 from .substrait_input import add_substrait_argument, substrait_statements
 
@@ -20,6 +21,7 @@ def register(commands) -> None:
     )
     add_sql_arguments(parser)
     add_substrait_argument(parser)
+    add_frame_argument(parser)
     parser.add_argument("--format", "-f", choices=("text", "json", "dot"), default="text", help="output format")
     parser.set_defaults(run=run)
 
@@ -28,8 +30,11 @@ def run(args) -> int:
     catalog = read_catalog(args.schema)
     functions = read_functions(args.functions)
     statements = substrait_statements(args, catalog)
+    plan = frame_plan(args)
     if statements is not None:
         graphs = [LineageGraph.of(statement, functions) for statement in statements]
+    elif plan is not None:
+        graphs = lineage_graphs(plan, functions=functions)
     else:
         text, file = read_sql(args.file)
         graphs = lineage_graphs(text, catalog, args.dialect, file=file, functions=functions,

@@ -90,10 +90,13 @@ def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None 
     return explain_statements(statements, functions)
 
 
-def lineage_graphs(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
-                   *, file: str | None = None, functions: FunctionRegistry | None = None,
-                   through_script: bool = False) -> list[LineageGraph]:
-    """The plan-level lineage graph of every statement in ``sql``."""
+def lineage_graphs(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None = None,
+                   dialect: str | None = None, *, file: str | None = None,
+                   functions: FunctionRegistry | None = None, through_script: bool = False) -> list[LineageGraph]:
+    """The plan-level lineage graph of every statement in ``sql`` (SQL text or a ``PlanSource``)."""
+    if not isinstance(sql, str) and isinstance(sql, PlanSource):
+        registry = _with_plan_functions(functions, sql) or FunctionRegistry.default()
+        return [LineageGraph.of(s, registry) for s in sql.to_statements()]
     registry = functions if functions is not None else FunctionRegistry.default()
     return [LineageGraph.of(s, registry)
             for s in lower(sql, schema, dialect, file=file, functions=registry, through_script=through_script)]
