@@ -167,6 +167,7 @@ def run(total: int, samples: int, seed: int) -> dict:
         answer, seconds = _timed(impact, lineage, OWNER, name)
         impact_times.append(seconds)
         counts.append(answer.count)
+    index_figures = _index_figures(lineage, resynced)
     statuses: dict[str, int] = {}
     for asset in lineage.assets.values():
         key = asset.sql_status.value if asset.sql_status else "read or no SQL"
@@ -189,9 +190,27 @@ def run(total: int, samples: int, seed: int) -> dict:
         "resync_one_statement_changed": {"seconds": round(resync_s, 3), "statements_read": resynced.reads_performed},
         "resync_nothing_changed_s": round(resync_unchanged_s, 3),
         "explorer_both_directions": explorer,
+        "epoch_index": index_figures,
         "impact": {**_stats(impact_times), "median_count": statistics.median(counts), "max_count": max(counts),
                    "answers": len(picks)},
     }
+
+
+def _index_figures(lineage, resynced) -> dict:
+    """Writing the rollup as an epoch of the Parquet index, a delta epoch, and reading it back."""
+    import tempfile
+
+    from prism_lineage.index import EpochIndex
+
+    with tempfile.TemporaryDirectory() as scratch:
+        index = EpochIndex(scratch)
+        _, first_s = _timed(index.write, lineage)
+        _, delta_s = _timed(index.write, resynced)
+        back, read_s = _timed(index.lineage, lineage.project, lineage.environment)
+        size = sum(p.stat().st_size for p in Path(scratch).rglob("*.parquet"))
+    return {"first_epoch_write_s": round(first_s, 3), "one_statement_delta_write_s": round(delta_s, 3),
+            "read_back_s": round(read_s, 3), "assets_read_back": len(back.assets),
+            "edges_read_back": len(back.edges), "bytes_on_disk": size}
 
 
 def _one_statement_changed(project: Project) -> Project:

@@ -1,0 +1,67 @@
+"""The index's tables: their directories, Arrow schemas, keys and how a newer epoch supersedes.
+
+* ``parse/nodes``: one row per declared asset (LatestBy ``asset_id``);
+* ``compile/reads``: what reading an asset's SQL said (LatestBy ``asset_id``); joined to the
+  nodes with LEFT JOIN, so a read row never creates a node;
+* ``lineage/nodes``: the merged model, nodes with their compiled fields, written every sync
+  (an empty delta too, to carry the compiled fields forward) (LatestBy ``asset_id``);
+* ``parse/edges``: the incoming edges of a target as one group (LatestGroup ``target_id``: the
+  whole group from the newest epoch that mentions it; a group emptied is written as one row
+  with no source);
+* ``alive``: the ids alive at each sync; nodes no longer alive are pruned.
+
+A missing string is NULL; a missing list is an empty list (list columns are not nullable).
+``ingested_at`` is the last column, not nullable, one value per run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import pyarrow as pa
+
+
+class Supersede(Enum):
+    LATEST_BY = "latest_by"  # one row per key: the newest
+    LATEST_GROUP = "latest_group"  # every row of the newest epoch that mentions the key
+
+
+INGESTED_AT = pa.field("ingested_at", pa.timestamp("us", tz="UTC"), nullable=False)
+COLUMN_LINK = pa.struct([("from", pa.string()), ("to", pa.string()), ("relationship", pa.string()),
+                         ("transformation", pa.string()), ("confidence", pa.string())])
+
+
+@dataclass(frozen=True, slots=True)
+class IndexTable:
+    directory: str
+    key: str
+    supersede: Supersede
+    schema: pa.Schema
+
+
+NODES = IndexTable("parse/nodes", "asset_id", Supersede.LATEST_BY, pa.schema([
+    pa.field("asset_id", pa.string(), nullable=False), ("full_name", pa.string()), ("namespace", pa.string()),
+    ("name", pa.string()), ("kind", pa.string()), ("owner", pa.string()), ("steward", pa.string()),
+    ("certified", pa.bool_()), ("file", pa.string()),
+    pa.field("aliases", pa.list_(pa.string()), nullable=False), INGESTED_AT]))
+
+READS = IndexTable("compile/reads", "asset_id", Supersede.LATEST_BY, pa.schema([
+    pa.field("asset_id", pa.string(), nullable=False), ("sql_status", pa.string()), ("sql_read_from", pa.string()),
+    INGESTED_AT]))
+
+COMPILED_COLUMNS = ("sql_status", "sql_read_from")
+
+MERGED_NODES = IndexTable("lineage/nodes", "asset_id", Supersede.LATEST_BY, pa.schema([
+    *[f for f in NODES.schema if f.name != "ingested_at"],
+    *[f for f in READS.schema if f.name in COMPILED_COLUMNS], INGESTED_AT]))
+
+EDGES = IndexTable("parse/edges", "target_id", Supersede.LATEST_GROUP, pa.schema([
+    pa.field("target_id", pa.string(), nullable=False), ("source_id", pa.string()), ("mark", pa.string()),
+    ("via", pa.string()), ("file", pa.string()),
+    pa.field("columns", pa.list_(COLUMN_LINK), nullable=False), ("note", pa.string()), INGESTED_AT]))
+
+ALIVE = IndexTable("alive", "asset_id", Supersede.LATEST_GROUP, pa.schema([
+    pa.field("asset_id", pa.string(), nullable=False), INGESTED_AT]))
+
+TABLES = (NODES, READS, MERGED_NODES, EDGES, ALIVE)
