@@ -142,11 +142,11 @@ class SqlReader:
     """Reads statements against one environment's catalog."""
 
     def __init__(self, book: AddressBook, catalog: ProjectCatalog, functions: FunctionRegistry | None = None,
-                 max_characters: int = MAX_SQL_CHARACTERS):
+                 max_characters: int | None = None):
         self.book = book
         self.catalog = catalog
         self.functions = functions if functions is not None else FunctionRegistry.default()
-        self.max_characters = max_characters
+        self.max_characters = max_characters if max_characters is not None else MAX_SQL_CHARACTERS
 
     def read(self, sql: str, dialect: str | None) -> StatementRead:
         key = statement_key(sql, dialect)

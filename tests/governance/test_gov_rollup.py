@@ -172,12 +172,17 @@ def test_what_was_read_is_drawn_beside_a_statement_that_was_not(tmp_path):
     assert [(lineage.assets[e.source].full_name, e.mark) for e in lineage.edges] == [("s.t", "parsed")]
 
 
-def test_too_large_sql_could_not_be_parsed(tmp_path):
-    huge = "SELECT a FROM s.t WHERE " + " OR ".join(["a = 1"] * 200_000)
-    root = write_project(tmp_path, tables=[table("s.t", ["a"])], views=[view("s.v", huge)])
+def test_too_large_sql_could_not_be_parsed(tmp_path, monkeypatch):
+    import prism_lineage.governance.sql_reading as sql_reading
+
+    assert sql_reading.MAX_SQL_CHARACTERS == 1_000_000
+    monkeypatch.setattr(sql_reading, "MAX_SQL_CHARACTERS", 40)  # a small limit, the same rule
+    root = write_project(tmp_path, tables=[table("s.t", ["a"])], views=[
+        view("s.small", "SELECT a FROM s.t"), view("s.large", "SELECT a FROM s.t WHERE a = 1 OR a = 2 OR a = 3")])
     project, _ = load_project(root)
     lineage = sync(project)
-    assert lineage.assets[lineage.by_name["s.v"]].sql_status is SqlStatus.NOT_PARSED
+    assert lineage.assets[lineage.by_name["s.large"]].sql_status is SqlStatus.NOT_PARSED
+    assert lineage.assets[lineage.by_name["s.small"]].sql_status is None
 
 
 # --- passes, marks and re-reading ------------------------------------------------------------
