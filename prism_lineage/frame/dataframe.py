@@ -38,6 +38,7 @@ from .expressions import (
     describe,
     flatten_items,
     output_name,
+    unaliased,
 )
 from .inference import type_of
 from .nested import explode_shape
@@ -90,10 +91,10 @@ def table(name: str, schema: Mapping[str, Any] | list[str] | None = None, *,
             _check_columns(schema, name)
             declared = Catalog.from_mapping({name: schema}, source=f"schema of table {name}").tables[0]
         else:
-            found = Catalog.from_mapping(catalog).lookup(tuple(name.split(".")), origin)
+            tables = Catalog.from_mapping(catalog)
+            found = tables.lookup(tuple(name.split(".")), origin)
             if found is None:
-                known = [t.name for t in Catalog.from_mapping(catalog).tables]
-                raise UnknownTableError(name, known, origin)
+                raise UnknownTableError(name, [t.name for t in tables.tables], origin)
             declared = found
     except PrismError as error:
         if error.origin is None:
@@ -201,15 +202,12 @@ class DataFrame:
         return self._derive(ProjectNode(origin, tuple(fields), self._node, tuple(exprs_out)), resolver)
 
     def with_column(self, name: str, expr) -> "DataFrame":
-        origin = call_site()
-        node = as_column(expr, origin, "with_column")
-        return self.with_columns(Column(Aliased(origin, node, name)))
+        """``with_columns(expr.alias(name))``."""
+        return self.with_columns(Column(as_column(expr, call_site(), "with_column")).alias(name))
 
     def drop(self, *names) -> "DataFrame":
         origin = call_site()
-        scope = self._scope()
-        dropped = {scope.lookup(_as_name(n, origin)).position if isinstance(n, str) else
-                   _resolve_ref(scope, n, origin).position for n in flatten_items(names)}
+        dropped = {self._column_ref(n, origin, "drop").position for n in flatten_items(names)}
         kept = [(i, f) for i, f in enumerate(self._node.fields) if i not in dropped]
         if not kept:
             raise FrameStatementError("drop() would leave no columns", origin=origin)
@@ -250,9 +248,7 @@ class DataFrame:
                 origin=origin,
             )
         resolver = self._resolver()
-        resolved = resolver.resolve(predicate.node, Mode.SELECT)
-        if isinstance(resolved, Aliased):
-            resolved = resolved.expr
+        resolved = resolver.resolve_value(predicate.node, Mode.SELECT)
         return self._derive(FilterNode(origin, self._node.fields, self._node, resolved), resolver)
 
     where = filter
@@ -288,8 +284,7 @@ class DataFrame:
         """Distinct rows; with ``on`` keys, one row per key (DISTINCT ON)."""
         origin = call_site()
         resolver = self._resolver()
-        keys = tuple(resolver.resolve(as_column(k, origin, "distinct"), Mode.ROW) for k in flatten_items(on))
-        keys = tuple(k.expr if isinstance(k, Aliased) else k for k in keys)
+        keys = tuple(resolver.resolve_value(as_column(k, origin, "distinct"), Mode.ROW) for k in flatten_items(on))
         return self._derive(DistinctNode(origin, self._node.fields, self._node, keys), resolver)
 
     unique = distinct
@@ -312,9 +307,7 @@ class DataFrame:
                                   or not all(isinstance(n, str) and n for n in names)):
             raise FrameUsageError("explode() takes names=(key_name, value_name)", origin=origin)
         resolver = self._resolver()
-        value = resolver.resolve(as_column(column, origin, "explode"), Mode.ROW)
-        if isinstance(value, Aliased):
-            value = value.expr
+        value = resolver.resolve_value(as_column(column, origin, "explode"), Mode.ROW)
         shape = explode_shape(describe(value), type_of(value), origin)
         inputs = self._node.fields
         replaces = None
@@ -362,8 +355,8 @@ class DataFrame:
             sets = []
             for keyset in grouping_sets:
                 members = keyset if isinstance(keyset, (list, tuple)) else [keyset]
-                sets.append(tuple(dict.fromkeys(grouped.key_index(m, origin) for m in members)))
-            grouped = grouped.with_sets(tuple(sets))
+                sets.append(tuple(dict.fromkeys(grouped._key_index(m, origin) for m in members)))
+            grouped = grouped._with_sets(tuple(sets))
         return grouped
 
     def rollup(self, *keys) -> "GroupedFrame":
@@ -372,7 +365,7 @@ class DataFrame:
         items = flatten_items(keys)
         grouped = self._grouped(items, origin)
         count = len(items)
-        return grouped.with_sets(tuple(tuple(range(n)) for n in range(count, -1, -1)))
+        return grouped._with_sets(tuple(tuple(range(n)) for n in range(count, -1, -1)))
 
     def cube(self, *keys) -> "GroupedFrame":
         """``GROUP BY CUBE (k1, k2)``: every subset of the keys."""
@@ -381,7 +374,7 @@ class DataFrame:
         grouped = self._grouped(items, origin)
         sets = tuple(tuple(i for i, use in enumerate(mask) if use)
                      for mask in product((True, False), repeat=len(items)))
-        return grouped.with_sets(sets)
+        return grouped._with_sets(sets)
 
     def agg(self, *exprs) -> "DataFrame":
         """One group of every row: ``df.agg(F.count())``."""
@@ -413,57 +406,55 @@ class DataFrame:
         functions = dict(self._functions)
         merge_functions(functions, other._functions, origin)
         left, right = self._node, other._node
-        width = len(left.fields)
-        both = Scope(left.fields + right.fields)
         if kind is JoinKind.CROSS:
             if on is not None or left_on is not None or right_on is not None:
                 raise FrameUsageError("a cross join takes no on=, left_on= or right_on=", origin=origin)
             return DataFrame(JoinNode(origin, left.fields + right.fields, kind, left, right), functions)
         if (left_on is None) != (right_on is None):
             raise FrameUsageError("join() takes left_on= and right_on= together", origin=origin)
-        if on is not None and left_on is not None:
-            raise FrameUsageError("join() takes on= or left_on=/right_on=, not both", origin=origin)
-        if on is None and left_on is None:
-            raise FrameUsageError("join() needs on=, left_on=/right_on=, or how='cross'", origin=origin)
-        output = left.fields if kind in (JoinKind.SEMI, JoinKind.ANTI) else left.fields + right.fields
+        if (on is None) == (left_on is None):
+            raise FrameUsageError("join() needs on= or left_on=/right_on= (not both), or how='cross'", origin=origin)
         if left_on is not None:
-            lefts, rights = _as_list(left_on), _as_list(right_on)
-            if len(lefts) != len(rights) or not lefts:
-                raise FrameUsageError(
-                    f"left_on= and right_on= must list as many keys ({len(lefts)} and {len(rights)})", origin=origin
-                )
-            pairs = [(self._side_ref(k, origin, "left_on").position, other._side_ref(r, origin, "right_on").position)
-                     for k, r in zip(lefts, rights)]
-            condition = _equalities(pairs, left.fields, right.fields, width, origin)
-            return DataFrame(JoinNode(origin, output, kind, left, right, condition), functions)
-        items = _as_list(on)
-        if all(isinstance(i, str) for i in items) and items:
-            return self._using_join(other, items, kind, functions, origin)
-        if not all(isinstance(i, Column) for i in items) or not items:
-            raise FrameUsageError(
-                "on= takes column names present on both sides, or Column predicates (not a mix)", origin=origin
-            )
-        resolver = Resolver(both, functions=functions)
-        predicates = [resolver.resolve(i.node, Mode.ROW) for i in items]
-        predicates = [p.expr if isinstance(p, Aliased) else p for p in predicates]
-        condition = predicates[0]
-        for predicate in predicates[1:]:
-            condition = Func(origin, "and", (condition, predicate))
+            condition = self._key_condition(other, _as_list(left_on), _as_list(right_on), origin)
+        else:
+            items = _as_list(on)
+            if items and all(isinstance(i, str) for i in items):
+                return self._using_join(other, items, kind, functions, origin)
+            condition = self._predicate(other, items, functions, origin)
+        output = left.fields if kind in (JoinKind.SEMI, JoinKind.ANTI) else left.fields + right.fields
         return DataFrame(JoinNode(origin, output, kind, left, right, condition), functions)
 
     def cross_join(self, other: "DataFrame") -> "DataFrame":
-        origin = call_site()
-        if not isinstance(other, DataFrame):
-            raise FrameUsageError(f"cross_join() takes a DataFrame, got {type(other).__name__}", origin=origin)
-        functions = dict(self._functions)
-        merge_functions(functions, other._functions, origin)
-        left, right = self._node, other._node
-        return DataFrame(JoinNode(origin, left.fields + right.fields, JoinKind.CROSS, left, right), functions)
+        return self.join(other, how="cross")
+
+    def _key_condition(self, other: "DataFrame", lefts: list, rights: list, origin: Origin | None) -> ExprNode:
+        """``left_on``/``right_on``: the ``and`` of one equality per pair of keys."""
+        if len(lefts) != len(rights) or not lefts:
+            raise FrameUsageError(
+                f"left_on= and right_on= must list as many keys ({len(lefts)} and {len(rights)})", origin=origin
+            )
+        pairs = [(self._column_ref(k, origin, "left_on").position, other._column_ref(r, origin, "right_on").position)
+                 for k, r in zip(lefts, rights)]
+        return _equalities(pairs, self._node.fields, other._node.fields, len(self._node.fields), origin)
+
+    def _predicate(self, other: "DataFrame", items: list, functions: dict[str, FunctionInfo],
+                   origin: Origin | None) -> ExprNode:
+        """``on=`` predicates over both sides' columns, ``and``-ed."""
+        if not items or not all(isinstance(i, Column) for i in items):
+            raise FrameUsageError(
+                "on= takes column names present on both sides, or Column predicates (not a mix)", origin=origin
+            )
+        resolver = Resolver(Scope(self._node.fields + other._node.fields), functions=functions)
+        predicates = [resolver.resolve_value(i.node, Mode.ROW) for i in items]
+        condition = predicates[0]
+        for predicate in predicates[1:]:
+            condition = Func(origin, "and", (condition, predicate))
+        return condition
 
     def _using_join(self, other: "DataFrame", names: list[str], kind: JoinKind,
                     functions: dict[str, FunctionInfo], origin: Origin | None) -> "DataFrame":
         left, right = self._node, other._node
-        pairs = [(self._side_ref(n, origin, "on").position, other._side_ref(n, origin, "on").position)
+        pairs = [(self._column_ref(n, origin, "on").position, other._column_ref(n, origin, "on").position)
                  for n in dict.fromkeys(names)]
         if kind in (JoinKind.SEMI, JoinKind.ANTI):
             condition = _equalities(pairs, left.fields, right.fields, len(left.fields), origin)
@@ -481,10 +472,11 @@ class DataFrame:
                   + tuple(f for i, f in enumerate(right.fields) if i not in used_right))
         return DataFrame(JoinNode(origin, fields, kind, left, right, None, tuple(pairs)), functions)
 
-    def _side_ref(self, key, origin: Origin | None, where: str) -> InputRef:
+    def _column_ref(self, key, origin: Origin | None, where: str) -> InputRef:
+        """A plain column of this frame, named or given as a Column (a key, a column to drop)."""
         scope = self._scope()
         if isinstance(key, str):
-            return scope.lookup(ColumnName(origin, key))
+            return scope.lookup(_as_name(key, origin))
         return _resolve_ref(scope, key, origin, where)
 
     # --- set operations ---------------------------------------------------------------------
@@ -554,20 +546,18 @@ class GroupedFrame:
     def __repr__(self) -> str:
         return f"GroupedFrame[by {', '.join(f.name for f in self._fields)}]"
 
-    def with_sets(self, sets: tuple[tuple[int, ...], ...]) -> "GroupedFrame":
+    def _with_sets(self, sets: tuple[tuple[int, ...], ...]) -> "GroupedFrame":
         return GroupedFrame(self._frame, self._keys, self._fields, sets, self._origin, self._functions)
 
-    def key_index(self, key, origin: Origin | None) -> int:
+    def _key_index(self, key, origin: Origin | None) -> int:
         """The position of a key named in ``grouping_sets``."""
         if isinstance(key, str):
             for index, field_ in enumerate(self._fields):
                 if field_.name == key:
                     return index
-        resolved = self._frame._resolver().resolve(as_column(key, origin, "grouping_sets"), Mode.ROW)
-        if isinstance(resolved, Aliased):
-            resolved = resolved.expr
+        resolved = self._frame._resolver().resolve_value(as_column(key, origin, "grouping_sets"), Mode.ROW)
         for index, expr in enumerate(self._keys):
-            bare = expr.expr if isinstance(expr, Aliased) else expr
+            bare = unaliased(expr)
             if isinstance(resolved, InputRef) and isinstance(bare, InputRef) and bare.position == resolved.position:
                 return index
         raise FrameStatementError(
@@ -585,7 +575,7 @@ class GroupedFrame:
         if not items:
             raise FrameStatementError("agg() needs at least one expression", origin=origin)
         frame = self._frame
-        keys = tuple(k.expr if isinstance(k, Aliased) else k for k in self._keys)
+        keys = tuple(unaliased(k) for k in self._keys)
         resolver = Resolver(frame._scope(), GroupKeys(keys, self._fields), dict(self._functions))
         aggs = tuple(resolver.resolve(as_column(i, origin, "agg"), Mode.AGG) for i in items)
         fields = self._fields + tuple(_computed_field(a) for a in aggs)
@@ -598,7 +588,7 @@ class GroupedFrame:
 
 def _computed_field(expr: ExprNode) -> FrameField:
     """The new column an expression computes: a bare column keeps its name and qualifiers."""
-    bare = expr.expr if isinstance(expr, Aliased) else expr
+    bare = unaliased(expr)
     qualifiers = bare.field.qualifiers if isinstance(bare, InputRef) else frozenset()
     return FrameField(output_name(expr), type_of(bare), qualifiers, expr.origin)
 
@@ -638,12 +628,10 @@ def _as_name(value, origin: Origin | None) -> ColumnName:
     return ColumnName(origin, value)
 
 
-def _resolve_ref(scope: Scope, value, origin: Origin | None, where: str = "drop") -> InputRef:
+def _resolve_ref(scope: Scope, value, origin: Origin | None, where: str) -> InputRef:
     """A key that must be a plain column of one side (``drop``, ``left_on`` …)."""
     node = as_column(value, origin, where)
-    resolved = Resolver(scope).resolve(node, Mode.ROW)
-    if isinstance(resolved, Aliased):
-        resolved = resolved.expr
+    resolved = Resolver(scope).resolve_value(node, Mode.ROW)
     if not isinstance(resolved, InputRef):
         raise FrameUsageError(f"{where} takes columns, not the expression {output_name(node)}", origin=origin)
     return resolved

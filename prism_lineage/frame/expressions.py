@@ -182,6 +182,11 @@ class Access(ExprNode):
     type: T.DataType = None
 
 
+def unaliased(node: ExprNode) -> ExprNode:
+    """The expression an ``.alias()`` names (the node itself when it has no alias)."""
+    return node.expr if isinstance(node, Aliased) else node
+
+
 def node_children(node: ExprNode) -> tuple[ExprNode, ...]:
     match node:
         case Func(args=args):

@@ -163,17 +163,21 @@ def ntile(buckets: int) -> Column:
 
 
 def lag(column, offset: int | None = None, default=None) -> Column:
-    values = () if offset is None and default is None else ((1 if offset is None else offset),)
-    if default is not None:
-        values += (default,)
-    return _window("lag", (column,), values)
+    """The value ``offset`` rows before (default 1), or ``default``."""
+    return _window("lag", (column,), _offset_and_default(offset, default))
 
 
 def lead(column, offset: int | None = None, default=None) -> Column:
-    values = () if offset is None and default is None else ((1 if offset is None else offset),)
-    if default is not None:
-        values += (default,)
-    return _window("lead", (column,), values)
+    """The value ``offset`` rows after (default 1), or ``default``."""
+    return _window("lead", (column,), _offset_and_default(offset, default))
+
+
+def _offset_and_default(offset: int | None, default) -> tuple:
+    """The arguments as SQL writes them: ``LAG(x)``, ``LAG(x, 2)``, ``LAG(x, 1, 0)``."""
+    if offset is None and default is None:
+        return ()
+    values: tuple = (1 if offset is None else offset,)
+    return values + ((default,) if default is not None else ())
 
 
 def first_value(column) -> Column:

@@ -74,6 +74,7 @@ from .expressions import (
     Over,
     SortSpec,
     iter_nodes,
+    unaliased,
 )
 from .inference import type_of
 from .nodes import (
@@ -105,9 +106,12 @@ class Lowered:
 
 
 def lower_plan(node: PlanNode) -> Statement:
-    lowering = PlanLowering()
-    lowered = lowering.relation(node, set(range(len(node.fields))))
-    root = lowering.exact_root(node, lowered)
+    lowered = PlanLowering().relation(node, set(range(len(node.fields))))
+    root = lowered.relation
+    # Every operator's relation holds its frame's columns in order once they are all needed.
+    carried = [f.id for f in lowered.fields if f is not None]
+    if len(carried) != len(node.fields) or [f.id for f in root.fields] != carried:
+        raise RuntimeError(f"lowering a {type(node).__name__} lost the frame's columns (a bug)")
     return Statement(0, "select", root, node.origin)
 
 
@@ -142,15 +146,6 @@ class PlanLowering:
             case GenerateNode():
                 return self._generate(node, need)
         raise TypeError(f"no lowering for plan node {type(node).__name__}")  # pragma: no cover - a bug
-
-    def exact_root(self, node: PlanNode, lowered: Lowered) -> Relation:
-        """The root relation, holding exactly the frame's columns in order."""
-        relation = lowered.relation
-        wanted = lowered.fields
-        if [f.id for f in relation.fields] == [f.id for f in wanted if f is not None] and None not in wanted:
-            return relation
-        refs = tuple(self._field_ref(f, f.origin) for f in wanted if f is not None)  # pragma: no cover
-        return self._project_refs(relation, refs, node.origin, [f.name for f in node.fields])  # pragma: no cover
 
     # --- leaves --------------------------------------------------------------------------
 
@@ -226,8 +221,9 @@ class PlanLowering:
         right = self.relation(node.right, right_need)
         join_id = self.ids.new("join", node.origin)
         origin = node.origin
-        conditions = [self._call("eq", (self._field_ref(left.fields[l], origin), self._field_ref(right.fields[r], origin)),
-                                 origin, "BOOLEAN") for l, r in pairs]
+        conditions = [self._call("eq", (self._field_ref(left.fields[l], origin),
+                                        self._field_ref(right.fields[r], origin)), origin, "BOOLEAN")
+                      for l, r in pairs]
         condition = conditions[0]
         for extra in conditions[1:]:
             condition = self._call("and", (condition, extra), origin, "BOOLEAN")
@@ -329,7 +325,7 @@ class PlanLowering:
         key_fields = tuple(Field(field_id(aggregate_id, i), f.name, k.type, k.origin or f.origin)
                            for i, (f, k) in enumerate(zip(node.fields, keys)))
         agg_fields = node.fields[len(node.keys):]
-        direct = all(isinstance(_bare(a), Agg) for a in node.aggs)
+        direct = all(isinstance(unaliased(a), Agg) for a in node.aggs)
         measures: list[AggregateCall] = []
         measure_nodes: list[Agg] = []
         for expr in node.aggs:
@@ -502,7 +498,3 @@ def _windows_in(exprs) -> list[Over]:
             if isinstance(node, Over) and all(node is not seen for seen in found):
                 found.append(node)
     return found
-
-
-def _bare(node: ExprNode) -> ExprNode:
-    return node.expr if isinstance(node, Aliased) else node

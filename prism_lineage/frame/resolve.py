@@ -133,7 +133,12 @@ class Resolver:
     _within: str | None = None  # the aggregate whose arguments are being resolved
 
     def resolve(self, node: ExprNode, mode: Mode) -> ExprNode:
+        """``node`` resolved; an alias written around it is kept (it names an output column)."""
         return self._node(node, mode, top=True)
+
+    def resolve_value(self, node: ExprNode, mode: Mode) -> ExprNode:
+        """``node`` resolved, without the alias (a condition, a key: nothing it could name)."""
+        return self._node(node, mode)
 
     def _node(self, node: ExprNode, mode: Mode, top: bool = False) -> ExprNode:
         match node:

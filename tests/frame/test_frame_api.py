@@ -99,7 +99,8 @@ def test_join_kinds_and_layouts() -> None:
 
 
 def test_grouping_sets_by_name_or_column() -> None:
-    frame = orders.group_by("customer_id", col("status"), grouping_sets=[[col("status")], ["customer_id", "status"], []])
+    sets = [[col("status")], ["customer_id", "status"], []]
+    frame = orders.group_by("customer_id", col("status"), grouping_sets=sets)
     (aggregate,) = relations(frame.agg(F.count().alias("n")), Aggregate)
     assert aggregate.grouping_sets == ((1,), (0, 1), ())
     (cube,) = relations(orders.cube("customer_id", "status").agg(F.count().alias("n")), Aggregate)
