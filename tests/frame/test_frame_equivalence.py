@@ -14,6 +14,7 @@ import pytest
 
 import prism_lineage
 import prism_lineage.frame.functions as F
+from frame_checks import check_frame
 from prism_lineage.frame import col, table
 from prism_lineage.functions import FunctionInfo, FunctionRegistry
 from prism_lineage.lineage.kinds import Transformation
@@ -24,6 +25,8 @@ SCHEMA = {
                "placed_at": "timestamp"},
     "customers": {"customer_id": "int", "name": "varchar", "country": "varchar", "email": "varchar"},
 }
+# The semi/anti twins list the left columns: the SQL frontend expands ``SELECT *`` over a SEMI or
+# ANTI JOIN to the right side's columns too (DuckDB returns the left side's only).
 ORDER_COLUMNS = "orders.order_id, orders.customer_id, orders.status, orders.amount, orders.placed_at"
 
 orders = table("orders", catalog=SCHEMA)
@@ -183,6 +186,7 @@ def test_enough_twins() -> None:
 @pytest.mark.parametrize("name", sorted(TWINS))
 def test_dataframe_plan_explains_like_its_sql_twin(name: str) -> None:
     frame, sql = TWINS[name]
+    check_frame(frame)
     assert_same_answers(prism_lineage.explain(frame), prism_lineage.explain(sql, SCHEMA, "duckdb"))
 
 
