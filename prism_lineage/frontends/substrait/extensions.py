@@ -35,6 +35,15 @@ _IR_NAMES = {
     "negate": "neg",
     "std_dev": "stddev",
 }
+# Names producers that declare no extension (DataFusion) write for standard functions.
+_PRODUCER_NAMES = {
+    "btrim": "trim",
+    "character_length": "char_length",
+    "date_part": "extract",
+    "stddev": "std_dev",
+    "str_concat": "concat",
+    "to_char": "strftime",
+}
 _AGGREGATE = "aggregate"
 _WINDOW = "window"
 _SCALAR = "scalar"
@@ -57,9 +66,8 @@ def standard_extensions() -> dict[str, StandardExtension]:
         if not entry.name.endswith(".yaml") or entry.name.startswith("simple_extensions"):
             continue
         document = yaml.safe_load(entry.read_text(encoding="utf-8")) or {}
-        urn = document.get("urn")
-        if not isinstance(urn, str):
-            continue
+        # Files from before URNs existed are named by their file: the URN they later got.
+        urn = document.get("urn") or f"extension:io.substrait:{entry.name.removesuffix('.yaml')}"
         functions: dict[str, str] = {}
         for section, kind in (("scalar_functions", _SCALAR), ("aggregate_functions", _AGGREGATE),
                               ("window_functions", _WINDOW)):
@@ -150,6 +158,7 @@ class Extensions:
         extension = self._extension_of(declared)
         standard_ext = _standard_extension(extension)
         if extension is None:
+            name = _PRODUCER_NAMES.get(name, name)
             kind = _standard_kind_by_name().get(name)
             standard = kind is not None
         elif standard_ext is not None:
