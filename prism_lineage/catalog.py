@@ -16,6 +16,7 @@ case.  Answers spell tables and columns as the schema does.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,8 +144,7 @@ def _columns(value: Any, parts: tuple[str, ...], source: str) -> tuple[Column, .
     columns = []
     for name, spec in value.items():
         if isinstance(spec, Mapping):
-            type_ = spec.get("type")
-            columns.append(Column(str(name), _type_name(type_), spec))
+            columns.append(Column(str(name), _spec_type(spec), spec))
         else:
             columns.append(Column(str(name), _type_name(spec)))
     return tuple(columns)
@@ -153,7 +153,44 @@ def _columns(value: Any, parts: tuple[str, ...], source: str) -> tuple[Column, .
 def _type_name(value: Any) -> str | None:
     if value is None:
         return None
-    return " ".join(str(value).split()).upper()
+    text = " ".join(str(value).split())
+    # A nested type keeps the case of its field names (``STRUCT<sku VARCHAR>``): paths name them.
+    if "<" in text or re.search(r"\b(struct|row)\s*\(", text, re.I):
+        return text
+    return text.upper()
+
+
+def _spec_type(spec: Mapping[str, Any]) -> str | None:
+    """A column declared as a mapping: its ``type``, with the declared shape of semi-structured
+    data (``shape: STRUCT<…>`` or a JSON Schema under ``json_schema:``) as ``JSON<STRUCT<…>>``."""
+    type_ = _type_name(spec.get("type"))
+    shape = spec.get("shape")
+    if shape is None and spec.get("json_schema") is not None:
+        shape = _json_schema_type(spec["json_schema"])
+    if shape is None:
+        return type_
+    return f"{type_ or 'JSON'}<{' '.join(str(shape).split())}>"
+
+
+_JSON_SCALARS = {"string": "VARCHAR", "integer": "BIGINT", "number": "DOUBLE", "boolean": "BOOLEAN"}
+
+
+def _json_schema_type(schema: Any) -> str:
+    """A JSON Schema (``type``, ``properties``, ``items``) as a SQL type: objects are structs."""
+    if isinstance(schema, str):
+        return schema
+    if not isinstance(schema, Mapping):
+        return "JSON"
+    kind = schema.get("type")
+    if kind == "object" or (kind is None and "properties" in schema):
+        fields = []
+        for name, sub in (schema.get("properties") or {}).items():
+            shown = name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)) else '"' + str(name) + '"'
+            fields.append(f"{shown} {_json_schema_type(sub)}")
+        return f"STRUCT<{', '.join(fields)}>" if fields else "JSON"
+    if kind == "array":
+        return f"ARRAY<{_json_schema_type(schema.get('items'))}>"
+    return _JSON_SCALARS.get(str(kind), "JSON")
 
 
 def load_schema(path: str | Path) -> Catalog:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from ...errors import InvalidStatementError
+from ...errors import InvalidStatementError, ResolutionError, UnknownColumnError, UnknownTableError
 from ...ir import (
     AggregateCall,
     Call,
@@ -36,6 +36,7 @@ from ...ir import (
     WindowFrame,
 )
 from ...ir import types as T
+from . import generators, nested, semi_structured
 
 if TYPE_CHECKING:
     from .select import SelectState
@@ -127,7 +128,8 @@ class ExpressionLowerer:
             return None
         return self.ctx.text.span(first, last, self.ctx.statement)
 
-    def _call(self, name: str, args: list[Expr], node: exp.Expression, type_: T.DataType = None) -> Call:
+    def _call(self, name: str, args: list[Expr], node: exp.Expression, type_: T.DataType = None,
+              params: tuple[str, ...] = ()) -> Call:
         origin = self.ctx.origin(node)
         for arg in args:
             if arg.origin is not None:
@@ -135,7 +137,21 @@ class ExpressionLowerer:
         # sqlglot parses the functions it knows into their own classes; ``Anonymous`` is a
         # function it does not know (a UDF, or a built-in of an engine it does not model).
         known = not isinstance(node, exp.Anonymous)
-        return Call(self.ctx.ids.new("call", origin), origin, type_, name, tuple(args), known)
+        return Call(self.ctx.ids.new("call", origin), origin, type_, name, tuple(args), known, params)
+
+    def _named_args(self, node: exp.Expression, mode: Mode) -> tuple[list[Expr], tuple[str, ...]]:
+        """``_args`` with the parameter name of each (sqlglot's: ``this``, ``unit`` …) for the
+        built-ins sqlglot models; a function it does not know has its arguments as written."""
+        if isinstance(node, exp.Anonymous):
+            return self._args(node, mode), ()
+        out: list[Expr] = []
+        params: list[str] = []
+        for key, value in node.args.items():
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, exp.Expression) and not isinstance(item, (exp.DataType, exp.DataTypeParam)):
+                    out.append(self.lower(item, mode))
+                    params.append(key)
+        return out, tuple(params)
 
     def _args(self, node: exp.Expression, mode: Mode) -> list[Expr]:
         """Lower every expression argument of a node, in the order the parser stored them."""
@@ -157,7 +173,21 @@ class ExpressionLowerer:
             raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or COUNT",
                                         origin=self.ctx.origin(node.this))
         origin = self.ctx.origin(node.this)
-        resolved = self.scope.resolve(node, origin)
+        try:
+            resolved = self.scope.resolve(node, origin)
+        except UnknownTableError:
+            # ``a.b`` where ``a`` is no table but a column: the field ``b`` of a struct column.
+            found = self._struct_field(node, mode)
+            if found is None:
+                raise
+            return found
+        except UnknownColumnError:
+            # ``u.f`` where ``u`` names a one-column relation (``UNNEST(items) AS u``) whose
+            # column, also called ``u``, holds structs: the field ``f`` of that column.
+            found = self._struct_field(node, mode) if self._names_a_derived_source(node) else None
+            if found is None:
+                raise
+            return found
         if resolved is None:
             alias = self.state.alias_expression(node)
             if alias is None:
@@ -171,6 +201,82 @@ class ExpressionLowerer:
         if mode is not Mode.ROWS and self.state.aggregate is not None:
             return self.state.aggregate.bare_column(resolved, self)
         return resolved
+
+    def _names_a_derived_source(self, node: exp.Column) -> bool:
+        if len(node.parts) != 2:
+            return False
+        source = self.scope.source((self.ctx.normalizer.part(node.parts[0]),))
+        return source is not None and source.scan is None
+
+    def _struct_field(self, node: exp.Column, mode: Mode) -> Expr | None:
+        """``t.a.b`` / ``a.b.c``: the longest table-qualified reading first, as SQL resolves it."""
+        for split in range(len(node.parts) - 1, 0, -1):
+            column, steps = nested.column_fields(node, split, self.ctx)
+            if not self._known_column(column):
+                continue
+            try:
+                base = self.column(column, mode)
+            except ResolutionError:
+                continue
+            if nested.type_info(base.type, _dialect_name(self.ctx)).kind == "scalar":
+                continue  # a number or string has no fields: ``x.a`` meant a table ``x``
+            return nested.access(self, base, steps, node, mode, base_node=column)
+        return None
+
+    def _known_column(self, node: exp.Column) -> bool:
+        """Whether a schema or a derived table knows the column (a name a schema-less table
+        might have is no evidence of a struct: ``x.a`` with no alias ``x`` stays an error)."""
+        norm = self.ctx.normalizer
+        name = norm.part(node.this)
+        qualifier = tuple(norm.part(p) for p in node.parts[:-1])
+        scope = self.scope
+        while scope is not None:
+            if qualifier:
+                # ``t.s.x`` qualified by a real alias: ``s`` is a column of ``t`` even schema-less.
+                if scope.source(qualifier) is not None:
+                    return True
+            elif any(s.find(name) is not None for s in scope.sources):
+                return True
+            scope = scope.outer
+        return False
+
+    # --- nested, semi-structured, generators -------------------------------------------------
+
+    def dot(self, node: exp.Dot, mode: Mode) -> Expr:
+        field_node = node.expression
+        if isinstance(field_node, exp.Func):  # ``schema.udf(x)``: a qualified function name
+            return self.lower(field_node, mode)
+        if not isinstance(field_node, exp.Identifier):
+            return _generic(self, node, mode)
+        base = self.lower(node.this, mode)
+        step = nested.Step(name=self.ctx.normalizer.part(field_node))
+        return nested.access(self, base, [step], node, mode, base_node=node.this)
+
+    def bracket(self, node: exp.Bracket, mode: Mode) -> Expr:
+        base = self.lower(node.this, mode)
+        semi = _dialect_name(self.ctx) == "snowflake" and base.type is None
+        return nested.access(self, base, nested.bracket_steps(node), node, mode, semi_structured=semi,
+                             base_node=node.this)
+
+    def struct_extract(self, node: exp.StructExtract, mode: Mode) -> Expr:
+        base = self.lower(node.this, mode)
+        key = node.expression
+        step = nested.Step(name=key.name) if isinstance(key, (exp.Literal, exp.Identifier)) else \
+            nested.Step(dynamic=key)
+        return nested.access(self, base, [step], node, mode, base_node=node.this)
+
+    def json_access(self, node: exp.Expression, mode: Mode) -> Expr:
+        return semi_structured.json_access(self, node, mode)
+
+    def generator(self, node: exp.Expression, mode: Mode) -> Expr:
+        if mode is Mode.ROWS:
+            raise InvalidStatementError(
+                f"the generator {function_name(node).upper()} is only allowed in a select list or in FROM",
+                origin=self._span(node))
+        index, aliases = 0, []
+        if isinstance(node, generators.GeneratedOutput):
+            index, aliases, node = node.args["index"], node.args.get("aliases") or [], node.this
+        return self.state.generator_output(node, index, aliases, self, mode)
 
     def literal(self, node: exp.Expression, mode: Mode) -> Expr:
         origin = self.ctx.origin(node)
@@ -219,8 +325,10 @@ class ExpressionLowerer:
             return self.aggregate(node, mode)
         if isinstance(node, exp.Anonymous) and self.state.is_aggregate_name(node):
             return self.aggregate(node, mode)
-        args = self._args(node, mode)
-        return self._call(function_name(node), args, node, _result_type(node, args))
+        if isinstance(node, exp.Anonymous) and generators.is_select_generator(node, self.ctx):
+            return self.generator(node, mode)
+        args, params = self._named_args(node, mode)
+        return self._call(function_name(node), args, node, _result_type(node, args, self.ctx), params)
 
     def cast(self, node: exp.Cast, mode: Mode) -> Expr:
         arg = self.lower(node.this, mode)
@@ -418,7 +526,16 @@ def and_all(ctx, exprs: list[Expr]) -> Expr:
     return result
 
 
-def _result_type(node: exp.Expression, args: list[Expr]) -> T.DataType:
+def _dialect_name(ctx) -> str | None:
+    name = type(ctx.dialect).__name__.lower()
+    return None if name == "dialect" else name
+
+
+def _result_type(node: exp.Expression, args: list[Expr], ctx=None) -> T.DataType:
+    if isinstance(node, exp.FromJson) and isinstance(node.expression, exp.Literal) and ctx is not None:
+        # FROM_JSON(text, 'a INT, b STRING'): the schema declares the parsed value's type.
+        shape = nested.struct_type(node.expression.this, _dialect_name(ctx))
+        return shape.sql() if shape.known else None
     if isinstance(node, _BOOLEAN_OPERATORS):
         return T.BOOLEAN
     if isinstance(node, _STRING_FUNCTIONS):
@@ -455,8 +572,8 @@ def _handler_for(cls: type):
 
 
 def _generic(self: ExpressionLowerer, node: exp.Expression, mode: Mode) -> Expr:
-    args = self._args(node, mode)
-    return self._call(function_name(node), args, node, _result_type(node, args))
+    args, params = self._named_args(node, mode)
+    return self._call(function_name(node), args, node, _result_type(node, args, self.ctx), params)
 
 
 _L = ExpressionLowerer
@@ -482,6 +599,12 @@ _HANDLERS: dict[type, object] = {
     exp.Window: _L.window,
     exp.Filter: _L.filtered_aggregate,
     exp.WithinGroup: _L.within_group,
+    exp.Dot: _L.dot,
+    exp.Bracket: _L.bracket,
+    exp.StructExtract: _L.struct_extract,
+    **{cls: _L.json_access for cls in semi_structured.ACCESS_NODES},
+    **{cls: _L.generator for cls in (exp.Explode, exp.ExplodeOuter, exp.Posexplode, exp.PosexplodeOuter, exp.Inline,
+                                     exp.Unnest, exp.ExplodingGenerateSeries, generators.GeneratedOutput)},
 }
 _BY_BASE: tuple[tuple[type, object], ...] = (
     (exp.Binary, _L.binary),

@@ -33,6 +33,7 @@ from ...ir.expressions import Subquery, children
 from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
+from . import generators
 from .scripts import script_read
 from .select import SelectState, lower_select
 
@@ -361,6 +362,9 @@ class QueryLowerer:
         self._add_item(clause, from_.this, None, scope, env)
         for join in node.args.get("joins") or []:
             self._add_item(clause, join.this, join, scope, env)
+        for lateral in node.args.get("laterals") or []:
+            # Hive/Spark: LATERAL VIEW [OUTER] EXPLODE(…) t AS c: a generator joined to the rows.
+            self._add_item(clause, lateral, exp.Join(side="LEFT" if lateral.args.get("outer") else None), scope, env)
         return clause
 
     def _no_from(self, node: exp.Select) -> Callable[[], Relation]:
@@ -479,6 +483,9 @@ class QueryLowerer:
             outer = scope if lateral or isinstance(item, exp.Lateral) else scope.outer
             relation = self.lower_query(inner, outer, env)
             return self._derived(relation, alias, column_aliases, item)
+        generated = generators.from_item(self, item, scope, env, alias, column_aliases)
+        if generated is not None:
+            return generated
         if isinstance(item, exp.Values):
             relation, names = self._values(item, scope.outer, env, alias_node)
             columns = list(zip(names, relation.fields))

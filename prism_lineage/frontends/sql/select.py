@@ -39,6 +39,7 @@ from ...ir import (
     field_id,
 )
 from .expressions import ExpressionLowerer, Mode, and_all, function_name
+from .generators import SelectGenerators, select_outputs
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -176,7 +177,7 @@ class SelectState:
 
     __slots__ = (
         "ctx", "scope", "queries", "env", "aggregate", "windows", "named_windows",
-        "aliases", "expanding",
+        "aliases", "expanding", "generators",
     )
 
     def __init__(self, ctx: "LoweringContext", scope: Scope, queries: "QueryLowerer", env: "CteEnv"):
@@ -189,12 +190,25 @@ class SelectState:
         self.named_windows: dict[str, exp.Window] = {}
         self.aliases: dict[str, exp.Expression] = {}
         self.expanding: set[str] = set()  # aliases being expanded (no cycles)
+        self.generators: SelectGenerators | None = None  # UNNEST, explode … in the select list
 
     def lower_subquery(self, query: exp.Expression) -> Relation:
         return self.queries.lower_query(query, self.scope, self.env)
 
     def is_aggregate_name(self, node: exp.Expression) -> bool:
-        return isinstance(node, exp.Anonymous) and function_name(node) in _AGGREGATE_NAMES
+        if not isinstance(node, exp.Anonymous):
+            return False
+        name = function_name(node)
+        registry = self.ctx.functions
+        if registry is not None and name in registry:
+            return registry.kind_of(name) == "aggregate"
+        return name in _AGGREGATE_NAMES
+
+    def generator_output(self, node: exp.Expression, index: int, aliases: list[str], lowerer: ExpressionLowerer,
+                         mode: Mode) -> Expr:
+        if self.generators is None:
+            self.generators = SelectGenerators()
+        return self.generators.output(node, index, aliases, lowerer, mode)
 
     def alias_expression(self, node: exp.Column) -> tuple[str, exp.Expression] | None:
         """The select-list expression an unresolvable bare name refers to, if any.
@@ -306,6 +320,8 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
     if qualify_expr is not None:
         relation = Filter(ctx.ids.new("filter", qualify_expr.origin), qualify_expr.origin, relation, qualify_expr,
                           "qualify")
+    if state.generators is not None:
+        relation = state.generators.build(relation)
 
     hidden = [key for key, _ in sort_keys if not isinstance(key, int)]
     hidden += [key for key in distinct_on if not isinstance(key, int)]
@@ -358,6 +374,8 @@ def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
             items.extend(_expand_star(expression, None, state))
         elif isinstance(expression, exp.Column) and isinstance(expression.this, exp.Star):
             items.extend(_expand_star(expression.this, expression, state))
+        elif (generated := select_outputs(expression, ExpressionLowerer(state))) is not None:
+            items.extend(SelectItem(name, output) for name, output in generated)
         else:
             items.append(SelectItem(_output_name(expression, position, state), expression))
     if not items:

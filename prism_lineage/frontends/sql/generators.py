@@ -1,0 +1,457 @@
+"""Generators in SQL: table functions that turn one row into zero or more rows (specs/generator.md).
+
+* in FROM: ``UNNEST(arr) [WITH ORDINALITY | WITH OFFSET]`` (comma, CROSS JOIN, LEFT JOIN …
+  ON TRUE), Snowflake's ``[LATERAL] FLATTEN(input => …)`` and ``TABLE(FLATTEN(…))``, T-SQL's
+  ``CROSS APPLY OPENJSON(…)``/``STRING_SPLIT``, ``generate_series``/``range``, Postgres'
+  ``json_array_elements``/``json_each`` …, and user table functions the registry declares;
+* Hive/Spark's ``LATERAL VIEW [OUTER] EXPLODE | POSEXPLODE | INLINE (…) t AS c1, …``;
+* in a select list: ``SELECT UNNEST(arr)`` (DuckDB, Postgres), ``explode``/``posexplode``/
+  ``inline`` (Spark), Postgres' set-returning functions.
+
+Each becomes a ``Generator`` whose columns are targets of their own (transformation
+``generator``), read from the argument they come from, with the path of the part read: the
+element of ``o.items`` is ``items[]``, so ``i.sku`` of it is ``items[].sku``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from ...errors import PrismError
+from ...ir import Expr, Field, FieldRef, GeneratedColumn, GeneratedRole, Generator, Origin, Relation, field_id
+from .nested import UNKNOWN, TypeInfo, type_info
+from .semi_structured import path_steps
+
+if TYPE_CHECKING:
+    from .context import LoweringContext
+    from .expressions import ExpressionLowerer, Mode
+
+E, V, K, I, P, T, S, Q = (GeneratedRole.ELEMENT, GeneratedRole.VALUE, GeneratedRole.KEY, GeneratedRole.INDEX,
+                          GeneratedRole.PATH, GeneratedRole.THIS, GeneratedRole.SERIES, GeneratedRole.SEQUENCE)
+
+# Dialects where a one-column table function's column is named by the table alias.
+_SINGLE_COLUMN_ALIAS = ("postgres", "duckdb", "redshift")
+_ALIAS_NAMES_COLUMN = ("unnest", "generate_series", "range")  # functions with named columns keep them
+# Dialects whose UNNEST of an array of structs (rows) makes one column per field.
+_EXPANDS_ROWS = ("trino", "presto", "athena", "postgres")
+_SELECT_GENERATORS = (exp.Explode, exp.Posexplode, exp.Inline, exp.Unnest, exp.ExplodingGenerateSeries)
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    name: str
+    column: GeneratedColumn
+    type: str | None = None
+
+
+@dataclass(slots=True)
+class Form:
+    """What one generator call reads (``args``) and makes (``outputs``, once its arguments'
+    types are known)."""
+
+    function: str
+    args: list[exp.Expression]
+    outputs: Callable[[list[TypeInfo], list[str]], list[Output]]
+    outer: bool = False
+    exact: bool = True
+    reason: str | None = None
+    table_alias: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+# --- which calls are generators, and what they make -----------------------------------------------
+
+
+def form_of(node: exp.Expression, ctx: "LoweringContext") -> Form | None:
+    """The generator a FROM item, LATERAL VIEW or select item calls, or ``None``."""
+    outer = False
+    if isinstance(node, exp.Lateral):
+        outer = bool(node.args.get("outer"))
+        node = node.this
+    elif isinstance(node, (exp.TableFromRows, exp.Table)) and isinstance(node.this, exp.Func):
+        node = node.this
+    if isinstance(node, exp.Unnest):
+        return _unnest(node, ctx)
+    dialect = _dialect(ctx)
+    if isinstance(node, exp.Explode) and dialect == "snowflake":
+        return _flatten(node, ctx, outer)
+    if isinstance(node, exp.Posexplode):
+        return Form(_name(node), [node.this], _posexplode, outer or isinstance(node, exp.PosexplodeOuter))
+    if isinstance(node, exp.Explode):
+        return Form(_name(node), [node.this], _explode, outer or isinstance(node, exp.ExplodeOuter))
+    if isinstance(node, exp.Inline):
+        return Form(_name(node), [node.this], _inline, outer)
+    if isinstance(node, (exp.GenerateSeries, exp.ExplodingGenerateSeries)):
+        args = [node.args[k] for k in ("start", "end", "step") if node.args.get(k) is not None]
+        name = "range" if "range" in node.sql(dialect=ctx.dialect).lower()[:6] else "generate_series"
+        return Form(name, args, _series(name), outer)
+    if isinstance(node, exp.OpenJSON):
+        return _openjson(node, outer)
+    if isinstance(node, exp.Anonymous):
+        return _named(node, ctx, outer)
+    return None
+
+
+def is_select_generator(node: exp.Expression, ctx: "LoweringContext") -> bool:
+    if isinstance(node, _SELECT_GENERATORS):
+        return not (isinstance(node, exp.Explode) and _dialect(ctx) == "snowflake")
+    if isinstance(node, exp.Anonymous):
+        return node.name.lower() in _NAMED and _dialect(ctx) in ("postgres", "redshift", "duckdb", None)
+    return False
+
+
+def _name(node: exp.Expression) -> str:
+    return {exp.ExplodeOuter: "explode_outer", exp.PosexplodeOuter: "posexplode_outer"}.get(
+        type(node), type(node).__name__.lower())
+
+
+def _dialect(ctx: "LoweringContext") -> str | None:
+    name = type(ctx.dialect).__name__.lower()
+    return None if name == "dialect" else name
+
+
+def _names(aliases: list[str], defaults: list[str]) -> list[str]:
+    return aliases[:len(defaults)] + defaults[len(aliases):]
+
+
+def _type(info: TypeInfo) -> str | None:
+    return info.sql() if info.known else None
+
+
+def _explode(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+    arg = types[0] if types else UNKNOWN
+    if arg.kind == "map" or (not arg.known and len(aliases) == 2):
+        names = _names(aliases, ["key", "value"])
+        return [Output(names[0], GeneratedColumn(K), _type(arg.key())),
+                Output(names[1], GeneratedColumn(V, 0, "[]"), _type(arg.value()))]
+    return [Output(_names(aliases, ["col"])[0], GeneratedColumn(E, 0, "[]"), _type(arg.element()))]
+
+
+def _posexplode(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+    arg = types[0] if types else UNKNOWN
+    position = Output(_names(aliases, ["pos"])[0], GeneratedColumn(I), "INT")
+    rest = _explode(types, aliases[1:])
+    return [position] + rest
+
+
+def _inline(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+    element = (types[0] if types else UNKNOWN).element()
+    fields = element.fields()
+    if fields:
+        names = _names(aliases, [name for name, _ in fields])
+        return [Output(names[i], GeneratedColumn(E, 0, f"[].{name}"), _type(info))
+                for i, (name, info) in enumerate(fields)]
+    # The struct's fields are not declared: the names given stand for them, in order.
+    return [Output(name, GeneratedColumn(E, 0, "[]")) for name in aliases]
+
+
+def _series(name: str):
+    def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+        first = types[0] if types else UNKNOWN
+        return [Output(_names(aliases, [name])[0], GeneratedColumn(S, None), _type(first))]
+    return outputs
+
+
+def _unnest(node: exp.Unnest, ctx: "LoweringContext") -> Form:
+    arrays = list(node.expressions)
+    offset = node.args.get("offset")
+    alias = node.args.get("alias")
+    table_alias = ctx.normalizer.part(alias.this) if isinstance(alias, exp.TableAlias) and alias.this else None
+    dialect = _dialect(ctx)
+    offset_name = None
+    if isinstance(offset, exp.Identifier):
+        offset_name = ctx.normalizer.part(offset)
+    elif offset:
+        offset_name = "offset" if dialect == "bigquery" else "ordinality"
+
+    def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+        out: list[Output] = []
+        names = list(aliases)
+        for position, info in enumerate(types or [UNKNOWN]):
+            element = info.element()
+            fields = element.fields()
+            if fields and dialect in _EXPANDS_ROWS:
+                # Trino, Postgres: a row's fields are the columns (the alias names them in order).
+                given = names[:len(fields)]
+                names = names[len(fields):]
+                for i, (field_name, field_info) in enumerate(fields):
+                    column = given[i] if i < len(given) else field_name
+                    out.append(Output(column, GeneratedColumn(E, position, f"[].{field_name}"), _type(field_info)))
+                continue
+            default = "f0_" if dialect == "bigquery" else "unnest"
+            name = names.pop(0) if names else default
+            out.append(Output(name, GeneratedColumn(E, position, "[]"), _type(element)))
+            if fields and dialect == "bigquery":
+                # BigQuery: the element is a value table; its fields are columns too.
+                out.extend(Output(field_name, GeneratedColumn(E, position, f"[].{field_name}"), _type(field_info))
+                           for field_name, field_info in fields)
+        if offset_name is not None:
+            out.append(Output(offset_name, GeneratedColumn(I, 0), "BIGINT"))
+        return out
+
+    return Form("unnest", arrays, outputs, table_alias=table_alias)
+
+
+def _flatten(node: exp.Explode, ctx: "LoweringContext", outer: bool) -> Form:
+    """Snowflake's FLATTEN(input => …, path => …, outer => …, recursive => …): columns SEQ,
+    KEY, PATH, INDEX, VALUE, THIS (sqlglot reads FLATTEN as EXPLODE)."""
+    options: dict[str, exp.Expression] = {}
+    positional: list[exp.Expression] = []
+    for arg in [node.this, *node.expressions]:
+        if isinstance(arg, exp.Kwarg):
+            options[arg.this.name.lower()] = arg.expression
+        elif arg is not None:
+            positional.append(arg)
+    value = options.get("input") or (positional[0] if positional else None)
+    args = [value] if value is not None else []
+    outer = outer or _true(options.get("outer"))
+    recursive = _true(options.get("recursive"))
+    prefix = "".join(_step_text(s) for s in path_steps(options["path"])) if "path" in options else ""
+    reason = "FLATTEN(… RECURSIVE => TRUE) reads values at any depth" if recursive else None
+
+    def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+        names = _names(aliases, ["SEQ", "KEY", "PATH", "INDEX", "VALUE", "THIS"])
+        part = None if recursive else prefix + "[]"
+        return [Output(names[0], GeneratedColumn(Q), "BIGINT"), Output(names[1], GeneratedColumn(K), "VARCHAR"),
+                Output(names[2], GeneratedColumn(P), "VARCHAR"), Output(names[3], GeneratedColumn(I), "BIGINT"),
+                Output(names[4], GeneratedColumn(V, 0, part), "VARIANT"),
+                Output(names[5], GeneratedColumn(T, 0, prefix or None), "VARIANT")]
+
+    return Form("flatten", args, outputs, outer, not recursive, reason)
+
+
+def _step_text(step) -> str:
+    if step.position is not None:
+        return f"[{step.position}]"
+    if step.name is not None:
+        return f".{step.name}"
+    return "[]"
+
+
+def _true(node: exp.Expression | None) -> bool:
+    return isinstance(node, exp.Boolean) and bool(node.this)
+
+
+def _openjson(node: exp.OpenJSON, outer: bool) -> Form:
+    """T-SQL's OPENJSON(doc [, path]) [WITH (col type 'path', …)]: the entries (key, value,
+    type) of the array or object at ``path``, or the declared columns read from each."""
+    columns = node.expressions or []
+    path = node.args.get("path")
+    prefix = "".join(_step_text(s) for s in path_steps(path)) if isinstance(path, exp.Literal) else ""
+
+    def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+        if not columns:
+            names = _names(aliases, ["key", "value", "type"])
+            return [Output(names[0], GeneratedColumn(K, 0, prefix or None)),
+                    Output(names[1], GeneratedColumn(V, 0, prefix + "[]")),
+                    Output(names[2], GeneratedColumn(K, 0, prefix or None))]
+        out = []
+        for column in columns:
+            path = column.args.get("path")
+            steps = path_steps(path) if path is not None else path_steps(exp.Literal.string(f"$.{column.name}"))
+            kind = column.args.get("kind")
+            out.append(Output(column.name, GeneratedColumn(V, 0, prefix + "[]" + "".join(_step_text(s) for s in steps)),
+                              kind.sql() if isinstance(kind, exp.DataType) else None))
+        return out
+
+    return Form("openjson", [node.this], outputs, outer)
+
+
+# Postgres/Snowflake/T-SQL table functions sqlglot does not model, by name.
+def _elements(types, aliases):
+    return [Output(_names(aliases, ["value"])[0], GeneratedColumn(E, 0, "[]"), _type(types[0].element()) if types else None)]
+
+
+def _entries(types, aliases):
+    names = _names(aliases, ["key", "value"])
+    return [Output(names[0], GeneratedColumn(K), "VARCHAR"), Output(names[1], GeneratedColumn(V, 0, "[]"))]
+
+
+def _keys(types, aliases):
+    return [Output(_names(aliases, ["json_object_keys"])[0], GeneratedColumn(K), "VARCHAR")]
+
+
+def _split(name: str):
+    def outputs(types, aliases):
+        return [Output(_names(aliases, [name])[0], GeneratedColumn(S, 0), "VARCHAR")]
+    return outputs
+
+
+def _split_to_table(types, aliases):
+    names = _names(aliases, ["SEQ", "INDEX", "VALUE"])
+    return [Output(names[0], GeneratedColumn(Q), "BIGINT"), Output(names[1], GeneratedColumn(I), "BIGINT"),
+            Output(names[2], GeneratedColumn(S, 0), "VARCHAR")]
+
+
+def _subscripts(types, aliases):
+    return [Output(_names(aliases, ["generate_subscripts"])[0], GeneratedColumn(I), "INT")]
+
+
+_NAMED: dict[str, Callable] = {
+    "json_array_elements": _elements, "jsonb_array_elements": _elements, "json_array_elements_text": _elements,
+    "jsonb_array_elements_text": _elements, "json_each": _entries, "jsonb_each": _entries,
+    "json_each_text": _entries, "jsonb_each_text": _entries, "json_object_keys": _keys,
+    "jsonb_object_keys": _keys, "string_split": _split("value"), "regexp_split_to_table": _split("regexp_split_to_table"),
+    "split_to_table": _split_to_table, "generate_subscripts": _subscripts,
+}
+
+
+def _named(node: exp.Anonymous, ctx: "LoweringContext", outer: bool) -> Form | None:
+    name = node.name.lower()
+    known = _NAMED.get(name)
+    if known is not None:
+        args = list(node.expressions)
+        if known is _split_to_table or name in ("string_split", "regexp_split_to_table"):
+            args = args[:1]  # the separator or pattern is a constant
+        return Form(name, args, known, outer)
+    registry = ctx.functions
+    info = registry.get(name) if registry is not None else None
+    if info is None or info.kind != "generator":
+        return None
+    declared = list(info.outputs)
+
+    def outputs(types, aliases):
+        names = aliases or declared
+        return [Output(n, GeneratedColumn(S, None)) for n in names]
+
+    exact = info.confidence.value == "exact" and bool(declared)
+    reason = None if exact else f"function {name} is a generator whose columns or inputs are not declared exactly"
+    return Form(name, list(node.expressions), outputs, outer, exact, reason)
+
+
+# --- building the Generator ------------------------------------------------------------------------
+
+
+def build(form: Form, args: list[Expr], aliases: list[str], input_: Relation | None, origin: Origin | None,
+          ctx: "LoweringContext") -> tuple[Generator, list[Output]]:
+    dialect = _dialect(ctx)
+    outputs = form.outputs([type_info(a.type, dialect) for a in args], aliases)
+    generator_id = ctx.ids.new("generator", origin)
+    fields = tuple(Field(field_id(generator_id, i), o.name, o.type, origin) for i, o in enumerate(outputs))
+    generator = Generator(generator_id, origin, input_, form.function, tuple(args), fields,
+                          tuple(o.column for o in outputs), form.outer, form.exact, form.reason)
+    return generator, outputs
+
+
+def from_item(queries, item: exp.Expression, scope, env, alias: str | None, column_aliases: list[str]):
+    """A generator in FROM (or a LATERAL VIEW): its columns as a source; its arguments read the
+    items before it (a lateral application).  ``None``: ``item`` is not a generator."""
+    from .expressions import ExpressionLowerer
+    from .scope import Scope, Source
+    from .select import SelectState
+
+    ctx = queries.ctx
+    form = form_of(item, ctx)
+    if form is None:
+        return None
+    lowerer = ExpressionLowerer(SelectState(ctx, Scope(ctx, scope), queries, env))
+    args = [lowerer.lower(a) for a in form.args]
+    origin = ctx.origin(item) or lowerer._span(item)
+    name = alias or form.table_alias
+    if name and not column_aliases and _dialect(ctx) in _SINGLE_COLUMN_ALIAS and form.function in _ALIAS_NAMES_COLUMN:
+        types = [type_info(a.type, _dialect(ctx)) for a in args]
+        if len(form.outputs(types, [])) == 1:
+            # Postgres, DuckDB: a one-column table function's column takes the table's alias.
+            column_aliases = [name]
+    relation, outputs = build(form, args, column_aliases, None, origin, ctx)
+    columns = [(o.name, f) for o, f in zip(outputs, relation.columns)]
+    source = Source(name or "", name or form.function, relation.id, columns, aliased=True)
+    return (lambda: relation), [source]
+
+
+# --- generators in a select list -------------------------------------------------------------------
+
+
+class GeneratedOutput:
+    """A select item standing for one column of a generator that makes several (an internal
+    marker in place of an AST node: the lowerer dispatches on its class)."""
+
+    __slots__ = ("args",)
+
+    def __init__(self, this: exp.Expression, index: int, aliases: list[str]):
+        self.args = {"this": this, "index": index, "aliases": aliases}
+
+    @property
+    def this(self) -> exp.Expression:
+        return self.args["this"]
+
+
+@dataclass(slots=True)
+class _Pending:
+    form: Form
+    args: list[Expr]
+    aliases: list[str]
+    origin: Origin | None
+    relation: Generator | None = None
+    outputs: list[Output] = field(default_factory=list)
+
+
+class SelectGenerators:
+    """Generators called in one SELECT's list: applied after WHERE, GROUP BY, HAVING, windows
+    and QUALIFY, before the projection (Postgres' order for set-returning functions)."""
+
+    __slots__ = ("pending", "by_ast")
+
+    def __init__(self):
+        self.pending: list[_Pending] = []
+        self.by_ast: dict[int, _Pending] = {}
+
+    def output(self, node: exp.Expression, index: int, aliases: list[str], lowerer: "ExpressionLowerer",
+               mode: "Mode") -> Expr:
+        ctx = lowerer.ctx
+        found = self.by_ast.get(id(node))
+        if found is None:
+            form = form_of(node, ctx)
+            assert form is not None
+            args = [lowerer.lower(a, mode) for a in form.args]
+            found = _Pending(form, args, aliases, lowerer._span(node))
+            # Ids are allocated now, in authored order; the input is known once the SELECT's
+            # lower operators are built.
+            found.relation, found.outputs = build(form, args, aliases, None, found.origin, ctx)
+            self.pending.append(found)
+            self.by_ast[id(node)] = found
+        target = found.relation.columns[min(index, len(found.relation.columns) - 1)]
+        origin = lowerer._span(node)
+        return FieldRef(ctx.ids.new("col", origin), origin, target.type, target.id)
+
+    def build(self, relation: Relation) -> Relation:
+        for item in self.pending:
+            generator = item.relation
+            relation = Generator(generator.id, generator.origin, relation, generator.function, generator.args,
+                                 generator.columns, generator.outputs, generator.outer, generator.exact,
+                                 generator.reason)
+        return relation
+
+
+def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> list[tuple[str, exp.Expression]] | None:
+    """A select item calling a generator that makes several columns (``posexplode(a) AS (p, v)``,
+    ``inline(structs)``): one item per column.  ``None``: not such an item."""
+    from .expressions import Mode
+
+    ctx = lowerer.ctx
+    node, aliases = expression, []
+    if isinstance(expression, exp.Aliases):
+        node = expression.this
+        aliases = [ctx.normalizer.part(a) for a in expression.expressions]
+    elif isinstance(expression, exp.Alias):
+        return None
+    if not is_select_generator(node, ctx):
+        return None
+    form = form_of(node, ctx)
+    if form is None:
+        return None
+    types = [UNKNOWN] * len(form.args)
+    if isinstance(node, (exp.Inline, exp.Explode, exp.Posexplode)) and form.args:
+        # The columns depend on the argument's type (a struct's fields, a map's key and value).
+        try:
+            types = [type_info(lowerer.lower(form.args[0], Mode.ROWS).type, _dialect(ctx))]
+        except PrismError:  # an argument over aggregates: lowered in its place later
+            types = [UNKNOWN]
+    names = [o.name for o in form.outputs(types, aliases)]
+    if len(names) <= 1 and not isinstance(node, exp.Inline):
+        return None
+    return [(name, GeneratedOutput(node, i, aliases)) for i, name in enumerate(names)]

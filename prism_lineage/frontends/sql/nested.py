@@ -1,0 +1,314 @@
+"""Nested data: struct fields, array elements and map values (specs/nested.md).
+
+Types are kept in the IR as SQL type strings; this module reads them with sqlglot's
+``DataType`` (``STRUCT<sku VARCHAR, qty INT>``, ``ARRAY<STRUCT<…>>``, ``MAP<…>``, DuckDB's
+``STRUCT(…)``, Trino's ``ROW(…)``) and lowers access into ``NestedAccess`` with a path:
+
+* ``.name``   a struct field (or an object key of semi-structured data);
+* ``[n]``     the array element at constant position ``n``, counted from 0 whatever the
+              dialect's own base (DuckDB's ``arr[1]`` and BigQuery's ``arr[ORDINAL(1)]`` are ``[0]``);
+* ``['k']``   the map value at constant key ``k``;
+* ``[]``      an element or value chosen at run time (a computed index or key, a generator).
+
+Access is exact when the accessed type is declared and has the path; a struct field the
+declared type does not have is an error; access into a value whose type is not declared is
+conservative, with the reason.  Semi-structured types (JSON, VARIANT, OBJECT, SUPER) may
+declare their shape in the schema (``JSON<STRUCT<…>>``): paths inside the shape are exact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+from sqlglot.errors import ParseError, TokenError
+
+from ...errors import UnknownColumnError
+from ...ir import AccessKind, Expr, NestedAccess
+
+if TYPE_CHECKING:
+    from .expressions import ExpressionLowerer, Mode
+
+_SEMI = {exp.DataType.Type.JSON, exp.DataType.Type.JSONB, exp.DataType.Type.VARIANT, exp.DataType.Type.OBJECT,
+         exp.DataType.Type.SUPER}
+_SHAPED = re.compile(r"^\s*(JSONB?|VARIANT|OBJECT|SUPER)\s*<(.*)>\s*$", re.I | re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class TypeInfo:
+    """What is known of a value's type: ``kind`` is struct, array, map, semi (JSON-like),
+    scalar or unknown; ``node`` the parsed type; ``shape`` a semi-structured type's declared shape."""
+
+    kind: str
+    node: exp.DataType | None = None
+    shape: "TypeInfo | None" = None
+
+    @property
+    def known(self) -> bool:
+        return self.kind != "unknown"
+
+    def sql(self) -> str | None:
+        if self.kind == "semi":
+            base = self.node.sql() if self.node is not None else "JSON"
+            return f"{base}<{self.shape.sql()}>" if self.shape is not None else base
+        return self.node.sql() if self.node is not None else None
+
+    def field(self, name: str) -> tuple[str, "TypeInfo"] | None:
+        """A struct field by name (matched without case), as the type spells it."""
+        if self.kind != "struct" or self.node is None:
+            return None
+        found = None
+        for column in self.node.expressions:
+            if isinstance(column, exp.ColumnDef) and column.name.lower() == name.lower():
+                if column.name == name or found is None:
+                    found = (column.name, _info(column.args.get("kind")))
+        return found
+
+    def field_names(self) -> list[str]:
+        if self.kind != "struct" or self.node is None:
+            return []
+        return [c.name for c in self.node.expressions if isinstance(c, exp.ColumnDef)]
+
+    def fields(self) -> list[tuple[str, "TypeInfo"]]:
+        if self.kind != "struct" or self.node is None:
+            return []
+        return [(c.name, _info(c.args.get("kind"))) for c in self.node.expressions if isinstance(c, exp.ColumnDef)]
+
+    def element(self) -> "TypeInfo":
+        if self.kind == "array" and self.node is not None and self.node.expressions:
+            return _info(self.node.expressions[0])
+        if self.kind == "semi":
+            return self.shape.element() if self.shape is not None else SEMI
+        return UNKNOWN
+
+    def key(self) -> "TypeInfo":
+        if self.kind == "map" and self.node is not None and len(self.node.expressions) == 2:
+            return _info(self.node.expressions[0])
+        return UNKNOWN
+
+    def value(self) -> "TypeInfo":
+        if self.kind == "map" and self.node is not None and len(self.node.expressions) == 2:
+            return _info(self.node.expressions[1])
+        if self.kind == "semi":
+            return SEMI
+        return UNKNOWN
+
+
+UNKNOWN = TypeInfo("unknown")
+SEMI = TypeInfo("semi")
+
+
+def _info(node: exp.DataType | None) -> TypeInfo:
+    if not isinstance(node, exp.DataType):
+        return UNKNOWN
+    kind = node.this
+    if kind == exp.DataType.Type.STRUCT:
+        return TypeInfo("struct", node)
+    if kind == exp.DataType.Type.ARRAY:
+        return TypeInfo("array", node)
+    if kind == exp.DataType.Type.MAP:
+        return TypeInfo("map", node)
+    if kind in _SEMI:
+        return TypeInfo("semi", node)
+    if kind == exp.DataType.Type.UNKNOWN:
+        return UNKNOWN
+    return TypeInfo("scalar", node)
+
+
+@lru_cache(maxsize=4096)
+def type_info(text: str | None, dialect: str | None = None) -> TypeInfo:
+    """Read a type string (as the schema or the IR spells it)."""
+    if not text:
+        return UNKNOWN
+    shaped = _SHAPED.match(text)
+    if shaped:
+        base = _parse(shaped.group(1), dialect)
+        shape = type_info(shaped.group(2), dialect)
+        return TypeInfo("semi", base, shape if shape.known else None)
+    return _info(_parse(text, dialect))
+
+
+def _parse(text: str, dialect: str | None) -> exp.DataType | None:
+    for read in (dialect, None):
+        try:
+            return exp.DataType.build(text, dialect=read, udt=True)
+        except (ParseError, TokenError, ValueError):
+            continue
+    return None
+
+
+def struct_type(columns: str, dialect: str | None) -> TypeInfo:
+    """A schema written as a column list (``a INT, b STRING``: Spark's FROM_JSON) or a type."""
+    whole = type_info(columns, dialect)
+    if whole.kind in ("struct", "array", "map"):
+        return whole
+    return type_info(f"STRUCT<{columns}>", dialect)
+
+
+# --- steps --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a path as read from the SQL: a name, a constant position or key, or a
+    value computed at run time (``dynamic``)."""
+
+    name: str | None = None  # a field or key by name
+    position: int | None = None  # an array position, from 0
+    dynamic: exp.Expression | None = None
+    wildcard: bool = False  # every element (a JSON path's ``[*]``)
+
+
+def render(step: Step, kind: str, info: TypeInfo) -> str:
+    """The path syntax of ``step`` read from a value of type ``info``."""
+    if step.dynamic is not None or step.wildcard:
+        return "[]"
+    if step.position is not None:
+        return f"[{step.position}]"
+    assert step.name is not None
+    if kind == "map" or (info.kind == "map"):
+        return "['" + step.name.replace("'", "''") + "']"
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", step.name):
+        return "['" + step.name.replace("'", "''") + "']"
+    return f".{step.name}"
+
+
+def access(lowerer: "ExpressionLowerer", base: Expr, steps: list[Step], node: exp.Expression, mode: "Mode",
+           semi_structured: bool = False, base_node: exp.Expression | None = None) -> Expr:
+    """``base`` (written as ``base_node``) read at ``steps``: a ``NestedAccess`` with its path,
+    type and exactness."""
+    ctx = lowerer.ctx
+    dialect = _dialect_name(ctx)
+    info = type_info(base.type, dialect)
+    label = _describe(base_node if base_node is not None else node, ctx)
+    if info.kind == "scalar" and semi_structured:
+        info = SEMI  # JSON held as text: a path into it is semi-structured
+    if info.kind == "scalar":
+        # Part of a string or number (DuckDB's ``s[1]``): a computation on the value, not a path.
+        return lowerer._call("element_at", [base] + [lowerer.lower(s.dynamic, mode) for s in steps if s.dynamic],
+                             node)
+    rendered: list[str] = []
+    dynamic: list[Expr] = []
+    is_semi = semi_structured or info.kind == "semi"
+    why: str | None = None  # "undeclared", "outside", "unchecked": why the access is not exact
+    for step in steps:
+        if step.dynamic is not None:
+            dynamic.append(lowerer.lower(step.dynamic, mode))
+        if info.kind == "semi":
+            is_semi = True
+            if info.shape is None:
+                rendered.append(render(step, "semi", info))
+                why = why or "undeclared"
+                continue
+            before = info.shape
+            info, spelled = _step_into(before, step, label, declared_semi=True)
+            rendered.append(render(spelled, before.kind, before))
+            if not info.known:
+                why = why or "outside"
+                info = SEMI
+            elif info.kind != "semi" and info.kind in ("struct", "array", "map"):
+                info = TypeInfo("semi", None, info)  # still JSON, with the declared shape below
+            continue
+        if not info.known:
+            rendered.append(render(step, "unknown", info))
+            why = why or ("undeclared" if is_semi else "unchecked")
+            continue
+        before = info
+        if before.kind == "scalar":
+            rendered.append(render(step, "unknown", before))
+            why = why or "unchecked"
+            info = UNKNOWN
+            continue
+        info, spelled = _step_into(before, step, label)
+        rendered.append(render(spelled, before.kind, before))
+    path = label + "".join(rendered)
+    reason = {
+        None: None,
+        "undeclared": f"{path} reads semi-structured data whose shape is not declared",
+        "outside": f"{path} is outside the declared shape of {label}",
+        "unchecked": f"the type of {label} is not declared, so the path {path} is not checked",
+    }[why]
+    exact = why is None
+    if isinstance(base, NestedAccess) and base.kind == (AccessKind.SEMI_STRUCTURED if is_semi else AccessKind.NESTED):
+        # ``a.b`` then ``.c``: one access with the whole path.
+        exact = exact and base.exact
+        reason = base.reason or reason
+        dynamic = list(base.dynamic) + dynamic
+        rendered = list(base.steps) + rendered
+        base = base.base
+    origin = lowerer._span(node)
+    kind = AccessKind.SEMI_STRUCTURED if is_semi else AccessKind.NESTED
+    type_ = info.sql() if info.known and info.kind != "semi" else (info.sql() if info.shape is not None else
+                                                                      ("JSON" if is_semi else None))
+    return NestedAccess(ctx.ids.new("access", origin), origin, type_, base, tuple(rendered), kind, exact,
+                        None if exact else reason, tuple(dynamic))
+
+
+def _step_into(info: TypeInfo, step: Step, described: str,
+               declared_semi: bool = False) -> tuple[TypeInfo, Step]:
+    """The type reached by one step, and the step as the type spells it; a field a declared
+    struct does not have is an error (in a declared semi-structured shape: just not exact)."""
+    if step.dynamic is not None or step.position is not None or step.wildcard:
+        if info.kind == "map":
+            return info.value(), step
+        return (info.element() if info.kind in ("array", "semi") else UNKNOWN), step
+    assert step.name is not None
+    if info.kind == "map":
+        return info.value(), step
+    if info.kind == "struct":
+        found = info.field(step.name)
+        if found is None:
+            if declared_semi:
+                return UNKNOWN, step
+            raise UnknownColumnError(step.name, table=described, available=info.field_names(), origin=None)
+        return found[1], Step(name=found[0])
+    if info.kind == "semi":
+        return SEMI, step
+    return UNKNOWN, step
+
+
+def _describe(node: exp.Expression, ctx) -> str:
+    """How a value is written: a column as its (qualified) name, anything else as SQL."""
+    if isinstance(node, exp.Column):
+        text = ".".join(p.name for p in node.parts)
+    else:
+        text = " ".join(node.sql(dialect=ctx.dialect).split())
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _dialect_name(ctx) -> str | None:
+    name = type(ctx.dialect).__name__.lower()
+    return None if name == "dialect" else name
+
+
+# --- reading the SQL ----------------------------------------------------------------------------
+
+
+def bracket_steps(node: exp.Bracket) -> list[Step]:
+    """``x[1]``, ``x['k']``, BigQuery's ``x[OFFSET(0)]`` (sqlglot keeps the index base apart)."""
+    offset = node.args.get("offset") or 0
+    steps = []
+    for index in node.expressions:
+        if isinstance(index, exp.Literal) and index.is_string:
+            steps.append(Step(name=index.this))
+        elif isinstance(index, exp.Literal) and index.this.lstrip("-").isdigit():
+            steps.append(Step(position=int(index.this) - int(offset)))
+        else:
+            steps.append(Step(dynamic=index))
+    return steps
+
+
+def column_fields(node: exp.Column, split: int, ctx) -> tuple[exp.Column, list[Step]]:
+    """``a.b.c`` read as the column named by the first ``split`` parts and fields after them."""
+    parts = node.parts
+    head = parts[:split]
+    column = exp.Column(this=head[-1].copy(), table=head[-2].copy() if len(head) > 1 else None,
+                        db=head[-3].copy() if len(head) > 2 else None,
+                        catalog=head[-4].copy() if len(head) > 3 else None)
+    for part, original in zip(column.parts, head):
+        part.meta.update(original.meta or {})
+    steps = [Step(name=ctx.normalizer.part(p) if isinstance(p, exp.Identifier) else p.name) for p in parts[split:]]
+    return column, steps

@@ -1,0 +1,4 @@
+-- dialect: duckdb
+-- schema: nested.yaml
+-- description: DuckDB strptime
+SELECT strptime(raw, '%Y-%m-%d') AS ts FROM events
