@@ -1,0 +1,171 @@
+"""The rewrite pipeline: each rewrite is applied with the one walk of the IR
+(``ir.walk.transform``, bottom-up, returning ``Transformed(node, changed)``), in this order:
+
+1. ``inline_ctes`` — whole plan, once: the other rewrites then see through CTEs;
+2. ``fold_constants``, ``decorrelate_subqueries``, ``push_filters_through_projections``,
+   ``push_filters_into_joins``, ``merge_projections`` — repeated until none changes the plan
+   (at most ``MAX_ROUNDS`` rounds: each round moves a filter at least one operator down,
+   merges at least one projection, or folds at least one call);
+3. ``prune_columns`` — whole plan, once, last: what the others left unread goes.
+
+Every rewrite keeps the output fields of the statement (ids and names) and its end-to-end
+lineage; ``check_interface`` enforces the first after each step (a violation is a bug).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ..errors import PrismError
+from ..functions import FunctionRegistry
+from ..ir import Expr, Relation, Statement, Transformed, transform
+from ..lineage.graph import LineageGraph, Target
+from .context import RewriteContext
+from .decorrelate_subqueries import decorrelate_subqueries
+from .fold_constants import fold_constants, fold_constants_expr
+from .inline_ctes import inline_ctes
+from .merge_projections import merge_projections
+from .provenance import carry_ingress, plan_targets
+from .prune_columns import prune_columns
+from .push_filters_into_joins import push_filters_into_joins
+from .push_filters_through_projections import push_filters_through_projections
+
+MAX_ROUNDS = 20
+
+OnRelation = Callable[[Relation, RewriteContext], Transformed[Relation]]
+OnExpr = Callable[[Expr, RewriteContext], Transformed[Expr]]
+
+
+class RewriteError(PrismError):
+    """A rewrite broke one of its own guarantees (a bug: please report it with the input)."""
+
+    exit_code = 70
+
+
+@dataclass(frozen=True, slots=True)
+class Rewrite:
+    """One rewrite: called on every node by the walk (``on_relation`` and/or ``on_expr``),
+    or, for a rewrite that needs the whole plan at once, given the root (``on_plan``)."""
+
+    name: str
+    on_relation: OnRelation | None = None
+    on_expr: OnExpr | None = None
+    on_plan: OnRelation | None = None
+
+    def apply(self, root: Relation, ctx: RewriteContext) -> Transformed[Relation]:
+        if self.on_plan is not None:
+            return self.on_plan(root, ctx)
+        on_relation = self.on_relation
+        on_expr = self.on_expr
+        return transform(
+            root,
+            (lambda node: on_relation(node, ctx)) if on_relation is not None else None,
+            (lambda node: on_expr(node, ctx)) if on_expr is not None else None,
+        )
+
+
+INLINE_CTES = Rewrite("inline_ctes", on_plan=inline_ctes)
+FOLD_CONSTANTS = Rewrite("fold_constants", on_relation=fold_constants, on_expr=fold_constants_expr)
+DECORRELATE_SUBQUERIES = Rewrite("decorrelate_subqueries", on_relation=decorrelate_subqueries)
+PUSH_FILTERS_THROUGH_PROJECTIONS = Rewrite("push_filters_through_projections",
+                                           on_relation=push_filters_through_projections)
+PUSH_FILTERS_INTO_JOINS = Rewrite("push_filters_into_joins", on_relation=push_filters_into_joins)
+MERGE_PROJECTIONS = Rewrite("merge_projections", on_relation=merge_projections)
+PRUNE_COLUMNS = Rewrite("prune_columns", on_plan=prune_columns)
+
+BEFORE: tuple[Rewrite, ...] = (INLINE_CTES,)
+REPEATED: tuple[Rewrite, ...] = (
+    FOLD_CONSTANTS, DECORRELATE_SUBQUERIES, PUSH_FILTERS_THROUGH_PROJECTIONS, PUSH_FILTERS_INTO_JOINS,
+    MERGE_PROJECTIONS,
+)
+AFTER: tuple[Rewrite, ...] = (PRUNE_COLUMNS,)
+REWRITES: tuple[Rewrite, ...] = BEFORE + REPEATED + AFTER
+
+
+class RewrittenStatement:
+    """A statement as authored and as rewritten, and which rewrites changed it (in order).
+
+    ``authored_targets(id)`` answers, for any target of the rewritten plan, the authored
+    targets it stands for — each with its kind, label and authored origin (``Target`` of the
+    authored plan's lineage graph).
+    """
+
+    __slots__ = ("authored", "rewritten", "fired", "_index")
+
+    def __init__(self, authored: Statement, rewritten: Statement, fired: tuple[str, ...]):
+        self.authored = authored
+        self.rewritten = rewritten
+        self.fired = fired
+        self._index: dict[str, tuple[str, ...]] | None = None
+
+    def authored_ids(self, target: str) -> tuple[str, ...]:
+        """The ids of the authored targets ``target`` (a rewritten plan's target) stands for."""
+        if self._index is None:
+            root = self.rewritten.root
+            self._index = dict(plan_targets(root)) if root is not None else {}
+        found = self._index.get(target)
+        if found is None:
+            raise KeyError(f"{target} is not a target of the rewritten plan")
+        return found
+
+    def authored_targets(self, target: str) -> list[Target]:
+        authored = _authored_index(self.authored)
+        return [authored[i] for i in self.authored_ids(target)]
+
+
+def rewrite_statement(statement: Statement, functions: FunctionRegistry | None = None,
+                      rewrites: tuple[Rewrite, ...] | None = None) -> RewrittenStatement:
+    """Run the pipeline (or just ``rewrites``, in the pipeline's order) over one statement."""
+    root = statement.root
+    if root is None:
+        return RewrittenStatement(statement, statement, ())
+    chosen = set(REWRITES if rewrites is None else rewrites)
+    ctx = RewriteContext(functions)
+    ctx.reserve_plan(root)
+    fired: list[str] = []
+
+    def run(rewrite: Rewrite, node: Relation) -> Relation:
+        result = rewrite.apply(node, ctx)
+        if not result.changed:
+            return node
+        check_interface(root, result.node, rewrite.name)
+        fired.append(rewrite.name)
+        return result.node
+
+    root_now = root
+    for rewrite in BEFORE:
+        if rewrite in chosen:
+            root_now = run(rewrite, root_now)
+    for _ in range(MAX_ROUNDS):
+        before = len(fired)
+        for rewrite in REPEATED:
+            if rewrite in chosen:
+                root_now = run(rewrite, root_now)
+        if len(fired) == before:
+            break
+    for rewrite in AFTER:
+        if rewrite in chosen:
+            root_now = run(rewrite, root_now)
+    rewritten = replace(statement, root=root_now)
+    if getattr(statement, "ingress", ()):
+        rewritten = replace(rewritten, ingress=carry_ingress(statement.ingress, root_now))
+    return RewrittenStatement(statement, rewritten, tuple(fired))
+
+
+def rewrite_statements(statements: list[Statement], functions: FunctionRegistry | None = None
+                       ) -> list[RewrittenStatement]:
+    return [rewrite_statement(s, functions) for s in statements]
+
+
+def _authored_index(statement: Statement) -> dict[str, Target]:
+    # The authored plan's targets, as its lineage graph lists them (no rules run).
+    return LineageGraph(statement, [], []).targets
+
+
+def check_interface(authored: Relation, rewritten: Relation, rewrite: str) -> None:
+    """The output fields (ids and names, in order) must be the authored ones."""
+    before = [(f.id, f.name) for f in authored.fields]
+    after = [(f.id, f.name) for f in rewritten.fields]
+    if before != after:
+        raise RewriteError(f"rewrite {rewrite} changed the statement's output fields: {before} → {after}")
