@@ -357,12 +357,21 @@ class ExpressionLowerer:
 
     def if_then(self, node: Message, path: str) -> Expr:
         args: list[Expr] = []
-        for i, clause in enumerate(node.ifs):
+        clauses = list(node.ifs)
+        if len(clauses) > 1 and not clauses[0].HasField("then"):
+            # DataFusion writes ``CASE x WHEN v THEN …`` with the operand ``x`` as a first
+            # clause that has no THEN (a producer quirk): read it as the CASE operand.
+            args.append(self.lower(getattr(clauses[0], "if"), f"{path}.ifs[0].if"))
+            clauses = clauses[1:]
+            first = 1
+        else:
+            first = 0
+        for i, clause in enumerate(clauses, first):
             args.append(self.lower(getattr(clause, "if"), f"{path}.ifs[{i}].if"))
             args.append(self.lower(clause.then, f"{path}.ifs[{i}].then"))
         if node.HasField("else"):
             args.append(self.lower(getattr(node, "else"), f"{path}.else"))
-        return self._call("case", args, _first_type(args[1::2]))
+        return self._call("case", args, _first_type(args[1 + first::2]))
 
     def switch(self, node: Message, path: str) -> Expr:
         args = [self.lower(node.match, f"{path}.match")]

@@ -97,7 +97,10 @@ def _mark_join(lowerer: "RelationLowerer", node: Message, path: str, outer: tupl
     relation: Relation = probed
     if node.HasField("expression"):
         condition = expressions.lower(node.expression, f"{p}.expression")
-        relation = Filter(ctx.new_id("filter", path), ctx.origin, probed, condition, "where")
+        # The subquery's own comma joins keep their predicates, as in the SQL twin.
+        relation, remaining = place_join_predicates(lowerer, probed, condition, path)
+        if remaining is not None:
+            relation = Filter(ctx.new_id("filter", path), ctx.origin, relation, remaining, "where")
     mark = Subquery(ctx.new_id("subquery", path), ctx.origin, T.BOOLEAN, SubqueryKind.EXISTS, relation)
     refs: list[Expr] = [lowerer.ref(f, path) for f in kept.fields]
     return lowerer.project(kept, refs + [mark], [f.name for f in kept.fields] + ["mark"], path)
