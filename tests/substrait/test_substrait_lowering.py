@@ -63,3 +63,17 @@ def test_comma_join_rule_matches_the_sql() -> None:
     twin = prism_lineage.explain("SELECT o.order_id, c.name FROM orders o, customers c "
                                  "WHERE o.customer_id = c.customer_id AND o.amount > 10.0", schema=schema)
     assert prism_lineage.explain(plan).statements[0].fields == twin.statements[0].fields
+
+
+def test_deep_plans_are_read_from_json_and_binary() -> None:
+    """Hundreds of nested relations: past protobuf's default limit of 100 nested messages."""
+    document = golden("read/projection_and_filters")
+    rel = document["relations"][0]["root"]["input"]
+    for _ in range(300):
+        rel = {"filter": {"input": rel, "condition": {"literal": {"boolean": True}}}}
+    document["relations"][0]["root"]["input"] = rel
+    from_json = SubstraitPlan.from_bytes(json.dumps(document))
+    from_binary = SubstraitPlan.from_bytes(from_json.message.SerializeToString())
+    expected = prism_lineage.explain(SubstraitPlan.from_file(GOLDEN / "read" / "projection_and_filters.plan.json"))
+    assert prism_lineage.explain(from_json) == expected
+    assert prism_lineage.explain(from_binary) == expected

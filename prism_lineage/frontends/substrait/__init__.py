@@ -21,7 +21,7 @@ from google.protobuf.message import Message
 
 from ...catalog import Catalog
 from ...ir import Statement
-from .decoding import decode_binary, decode_plan, read_plan_file
+from .decoding import allow_deep_plans, decode_binary, decode_plan, read_plan_file
 from .errors import InvalidPlanError, PlanDecodeError
 from .statements import lower_plan
 
@@ -71,6 +71,7 @@ class SubstraitPlan:
         return version.producer or None if self.message.HasField("version") else None
 
     def to_statements(self) -> list[Statement]:
+        allow_deep_plans()
         return lower_plan(self.message, self.catalog, self.file)
 
     def __repr__(self) -> str:

@@ -9,6 +9,7 @@ are a ``PlanDecodeError`` (exit 4).
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,17 @@ from .compat import plan_schema
 from .errors import PlanDecodeError
 
 _JSON_START = b"{"
+# Plans nest deeply (every relation and expression is a level); protobuf's default limit of
+# 100 levels would refuse plans of a few dozen relations.
+_MAX_DEPTH = 100_000
+_RECURSION_LIMIT = 20_000
+
+
+def allow_deep_plans() -> None:
+    """Let Python recurse as deep as a deep plan needs (JSON parsing and lowering recurse per
+    level; the SQL frontend raises the limit the same way)."""
+    if sys.getrecursionlimit() < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)
 
 
 def read_plan_file(path: str | Path) -> tuple[Message, str]:
@@ -60,7 +72,12 @@ def decode_binary(data: bytes, *, source: str = "the Substrait plan") -> Message
     try:
         plan.ParseFromString(data)
     except DecodeError as error:
-        raise PlanDecodeError(f"{source} is not a Substrait plan (binary protobuf or JSON): {error}") from None
+        if not _allow_deep_messages():
+            raise PlanDecodeError(f"{source} is not a Substrait plan (binary protobuf or JSON): {error}") from None
+        try:
+            plan.ParseFromString(data)  # again, past the 100 levels protobuf allows by default
+        except DecodeError:
+            raise PlanDecodeError(f"{source} is not a Substrait plan (binary protobuf or JSON): {error}") from None
     if len(UnknownFieldSet(plan)) and not plan.relations:
         # Arbitrary bytes often decode as a message of unknown fields: nothing of a Plan.
         raise PlanDecodeError(f"{source} is not a Substrait plan (binary protobuf or JSON): "
@@ -80,11 +97,23 @@ def decode_json(text: str, *, source: str = "the Substrait plan") -> Message:
         raise PlanDecodeError(f"{source}: a Substrait plan in JSON is an object, not {type(document).__name__}")
     _register_unknown_any_types(document, schema)
     plan = schema.plan_class()
+    allow_deep_plans()
     try:
-        json_format.ParseDict(document, plan, descriptor_pool=schema.pool)
+        json_format.ParseDict(document, plan, descriptor_pool=schema.pool, max_recursion_depth=_MAX_DEPTH)
     except json_format.ParseError as error:
         raise PlanDecodeError(f"{source} is not a Substrait plan in JSON: {error}") from None
     return plan
+
+
+def _allow_deep_messages() -> bool:
+    """Lift the protobuf runtime's nesting limit for binary messages, where it can be (the
+    upb runtime's "oversize" mode, for this process); whether there was one to lift."""
+    try:
+        from google._upb import _message
+    except ImportError:  # the pure-Python runtime has no such limit to lift
+        return False
+    _message.SetAllowOversizeProtos(True)
+    return True
 
 
 def _register_unknown_any_types(document: Any, schema) -> None:
