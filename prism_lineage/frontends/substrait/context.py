@@ -35,7 +35,6 @@ class Record:
 
     fields: tuple[Field, ...]
     anchor: int | None = None
-    path: str = ""
 
 
 class PlanContext:

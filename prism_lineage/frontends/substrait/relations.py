@@ -27,6 +27,7 @@ from ...ir import (
     Filter,
     Limit,
     Literal,
+    NestedAccess,
     Project,
     Relation,
     Scan,
@@ -90,7 +91,7 @@ class RelationLowerer:
 
     def expressions(self, path: str, record: Sequence[Field], anchor: int | None, outer: tuple[Record, ...],
                     windows: WindowCollector | None = None) -> ExpressionLowerer:
-        return ExpressionLowerer(self.ctx, path, Record(tuple(record), anchor or None, path), outer,
+        return ExpressionLowerer(self.ctx, path, Record(tuple(record), anchor or None), outer,
                                  self.subquery, windows)
 
     def subquery(self, rel: Message, path: str, outer: tuple[Record, ...]) -> Relation:
@@ -490,6 +491,8 @@ def expression_name(expr: Expr, record: Sequence[Field]) -> str:
         for field in record:
             if field.id == expr.field:
                 return field.name
+    if isinstance(expr, NestedAccess):
+        return expression_name(expr.base, record) + "".join(expr.steps)
     for attribute in ("function", "value"):
         value = getattr(expr, attribute, None)
         if isinstance(value, str):
