@@ -297,8 +297,7 @@ class DataFrame:
         and adds the element as a new column.  A map gives two columns, its key and value
         (``names=``, default ``key`` and ``value``).  ``position=`` adds the element's position.
         ``outer=True`` keeps rows whose collection is empty.  Generated columns are new targets
-        with lineage ``generator`` from the collection, exact when its declared type is an
-        array or a map, conservative (with the reason) when its type is not declared."""
+        with lineage ``generator`` from the collection (as SQL's ``UNNEST``)."""
         origin = call_site()
         for label, value in (("name", name), ("position", position)):
             if value is not None and (not isinstance(value, str) or not value):
@@ -334,7 +333,7 @@ class DataFrame:
             element = next(s.field for s in specs if s.role is GeneratedRole.ELEMENT)
             others = tuple(s.field for s in specs if s.role is not GeneratedRole.ELEMENT)
             fields = inputs[:replaces] + (element,) + inputs[replaces + 1:] + others
-        node = GenerateNode(origin, fields, self._node, value, specs, bool(outer), shape.exact, shape.reason, replaces)
+        node = GenerateNode(origin, fields, self._node, value, specs, bool(outer), replaces)
         return self._derive(node, resolver)
 
     unnest = explode

@@ -171,12 +171,14 @@ class Access(ExprNode):
     or a JSON document (``kind="json"``).  ``path`` is the field names / positions written.
 
     Resolution fills in what the base's declared type says (``frame/nested.py``): the IR
-    ``steps``, whether the path is ``exact`` (and the ``reason`` when not) and its ``type``."""
+    ``steps``, whether the value is semi-structured (JSON …), whether the path is ``exact``
+    (and the ``reason`` when not) and its ``type``."""
 
     base: ExprNode
     path: tuple[str | int, ...]
     kind: str
     steps: tuple[str, ...] = ()
+    semi_structured: bool = False
     exact: bool = False
     reason: str | None = None
     type: T.DataType = None
@@ -483,9 +485,10 @@ def _unsorted(node: ExprNode) -> ExprNode:
 
 
 def _extend_access(node: ExprNode, step: str | int, kind: str, origin: Origin | None) -> Access:
-    """``c["a"]["b"]`` is one access with path ``("a", "b")``, written where the last step is."""
-    if isinstance(node, Access) and node.kind == kind:
-        return Access(origin, node.base, node.path + (step,), kind)
+    """``c["a"]["b"]`` is one access with path ``("a", "b")``, written where the last step is;
+    a step after a JSON path continues the JSON path."""
+    if isinstance(node, Access) and node.kind in (kind, "json"):
+        return Access(origin, node.base, node.path + (step,), node.kind)
     return Access(origin, node, (step,), kind)
 
 

@@ -361,7 +361,7 @@ class PlanLowering:
                         for i, spec in enumerate(node.generated))
         outputs = tuple(GeneratedColumn(spec.role, 0, spec.path) for spec in node.generated)
         relation = Generator(generator_id, node.origin, below.relation, "unnest", (argument,), columns, outputs,
-                             node.outer, node.exact, node.reason)
+                             node.outer)
         if node.replaces is None:
             return Lowered(relation, below.fields + list(columns))
         element = next(c for c, s in zip(columns, node.generated) if s.role is GeneratedRole.ELEMENT)
@@ -440,8 +440,8 @@ class ExprLowering:
                 # A user function is never a built-in: without its facts it stays opaque.
                 return Call(ids.new("call", origin), origin, type_of(node), name, lowered,
                             known and info is None)
-            case Access(base=base, kind=kind, steps=steps, exact=exact, reason=reason, type=type_):
-                access = AccessKind.SEMI_STRUCTURED if kind == "json" else AccessKind.NESTED
+            case Access(base=base, steps=steps, semi_structured=semi, exact=exact, reason=reason, type=type_):
+                access = AccessKind.SEMI_STRUCTURED if semi else AccessKind.NESTED
                 return NestedAccess(ids.new("access", origin), origin, type_, self.expr(base), steps, access, exact,
                                     reason)
             case Agg():

@@ -140,6 +140,4 @@ class GenerateNode(_Unary):
     value: ExprNode
     generated: tuple[GeneratedSpec, ...]
     outer: bool = False
-    exact: bool = True
-    reason: str | None = None
     replaces: int | None = None

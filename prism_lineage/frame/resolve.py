@@ -48,7 +48,7 @@ from .expressions import (
     describe,
 )
 from .inference import type_of
-from .nested import json_path, struct_path
+from .nested import path_facts
 
 
 class Mode(Enum):
@@ -186,12 +186,9 @@ class Resolver:
     def _access(self, node: Access, mode: Mode) -> Access:
         """A path into a value: checked against the base's declared type at the call."""
         base = self._node(node.base, mode)
-        label = describe(base)
-        if node.kind == "json":
-            facts = json_path(label, type_of(base), node.path, node.origin)
-        else:
-            facts = struct_path(label, type_of(base), node.path, node.origin)
-        return Access(node.origin, base, node.path, node.kind, facts.steps, facts.exact, facts.reason, facts.type)
+        facts = path_facts(describe(base), type_of(base), node.path, json=node.kind == "json", origin=node.origin)
+        return Access(node.origin, base, node.path, node.kind, facts.steps, facts.semi_structured, facts.exact,
+                      facts.reason, facts.type)
 
     def _function(self, node: Func, mode: Mode) -> Func:
         if node.window_only:

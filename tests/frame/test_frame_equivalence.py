@@ -24,6 +24,11 @@ SCHEMA = {
     "orders": {"order_id": "int", "customer_id": "int", "status": "varchar", "amount": "decimal",
                "placed_at": "timestamp"},
     "customers": {"customer_id": "int", "name": "varchar", "country": "varchar", "email": "varchar"},
+    "baskets": {"basket_id": "int", "items": "struct(sku varchar, qty int)[]", "tags": "varchar[]",
+                "attributes": "map(varchar, varchar)", "payload": "json", "extra": None,
+                "owner": "struct(id int, address struct(city varchar, zip varchar))",
+                "event": {"type": "json",
+                          "shape": "STRUCT<customer STRUCT<id INT>, lines ARRAY<STRUCT<price DECIMAL>>>"}},
 }
 # The semi/anti twins list the left columns: the SQL frontend expands ``SELECT *`` over a SEMI or
 # ANTI JOIN to the right side's columns too (DuckDB returns the left side's only).
@@ -31,6 +36,7 @@ ORDER_COLUMNS = "orders.order_id, orders.customer_id, orders.status, orders.amou
 
 orders = table("orders", catalog=SCHEMA)
 customers = table("customers", catalog=SCHEMA)
+baskets = table("baskets", catalog=SCHEMA)
 o, c = orders.alias("o"), customers.alias("c")
 mask_email = F.udf("mask_email", transformation="mask")
 USER_FUNCTIONS = FunctionRegistry.default()
@@ -165,6 +171,44 @@ def _twins() -> dict[str, tuple[object, str]]:
         "opaque_function": (
             customers.select(F.call("score", col("name")).alias("score")),
             "SELECT score(name) AS score FROM customers",
+        ),
+        "struct_fields": (
+            baskets.select(col("owner")["id"].alias("owner_id"), col("owner")["address"]["city"].alias("city")),
+            "SELECT owner.id AS owner_id, owner.address.city AS city FROM baskets",
+        ),
+        "array_element_and_map_value": (
+            baskets.select(col("items")[0]["sku"].alias("first_sku"), col("attributes")["colour"].alias("colour")),
+            "SELECT items[1].sku AS first_sku, attributes['colour'] AS colour FROM baskets",
+        ),
+        "undeclared_type_field": (
+            baskets.select(col("extra")["source"].alias("source")),
+            "SELECT extra.source AS source FROM baskets",
+        ),
+        "json_path": (
+            baskets.select(col("payload").json("$.customer.id").alias("customer_id")),
+            "SELECT payload->>'$.customer.id' AS customer_id FROM baskets",
+        ),
+        "json_declared_shape": (
+            baskets.select(col("event").json("$.customer.id").alias("c"), col("event").json("$.lines[0].price")
+                           .alias("p"), col("event").json("$.channel").alias("channel")),
+            "SELECT json_extract_string(event, '$.customer.id') AS c, event->'$.lines[0].price' AS p, "
+            "event->>'$.channel' AS channel FROM baskets",
+        ),
+        "filter_on_field": (
+            baskets.filter(col("owner")["address"]["zip"] == "1011").select("basket_id"),
+            "SELECT basket_id FROM baskets WHERE owner.address.zip = '1011'",
+        ),
+        "unnest_struct_elements": (
+            baskets.explode("items", name="u").select("basket_id", col("u")["sku"].alias("sku")),
+            "SELECT basket_id, u.sku FROM baskets, UNNEST(items) AS u",
+        ),
+        "unnest_with_ordinality": (
+            baskets.explode("tags", name="tag", position="pos").select("tag", "pos"),
+            "SELECT tag, pos FROM baskets CROSS JOIN UNNEST(tags) WITH ORDINALITY AS t(tag, pos)",
+        ),
+        "unnest_json": (
+            baskets.explode("payload", name="e").select("basket_id", "e"),
+            "SELECT basket_id, e FROM baskets CROSS JOIN UNNEST(payload) AS t(e)",
         ),
         "top_customers_example": (
             o.join(c, on=col("c.customer_id") == col("o.customer_id")).filter(col("o.status") == "paid")

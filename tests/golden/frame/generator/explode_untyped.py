@@ -1,5 +1,5 @@
-"""Exploding a value whose type is not declared (or JSON): its elements are assumed to come
-from it — conservative, with the reason in `uncertain`."""
+"""Exploding JSON (or a value whose type is not declared) reads it as an array: each element
+comes from it, exact — as the SQL frontend's UNNEST has it."""
 from frame_tables import baskets
 
 plan = baskets.explode("payload", name="entry", outer=True).select("basket_id", "entry")
