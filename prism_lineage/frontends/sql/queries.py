@@ -33,7 +33,7 @@ from ...ir.expressions import Subquery, children
 from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
-from . import generators
+from . import generators, pivot
 from .scripts import script_read
 from .select import SelectState, lower_select
 
@@ -453,6 +453,8 @@ class QueryLowerer:
     def _source(self, item: exp.Expression, scope: Scope, env: CteEnv, *, lateral: bool):
         """The relation builder and scope source(s) of one FROM item."""
         ctx = self.ctx
+        if item.args.get("pivots"):
+            return pivot.with_pivots(self, item, scope, env, lateral)
         norm = ctx.normalizer
         alias_node = item.args.get("alias")
         alias = norm.part(alias_node.this) if isinstance(alias_node, exp.TableAlias) and alias_node.this else None

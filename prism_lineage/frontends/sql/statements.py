@@ -9,6 +9,7 @@ from ...ir import Relation, Statement
 from . import writes
 from .context import LoweringContext
 from .dynamic import lower_dynamic
+from .pivot import pivot_statement
 from .queries import CteEnv, QueryLowerer
 
 _QUERY_TYPES = (exp.Query, exp.Values)
@@ -38,6 +39,9 @@ def lower_statement(node: exp.Expression, ctx: LoweringContext) -> Statement:
         return writes.lower_select_into(node, ctx)
     if isinstance(node, _QUERY_TYPES) or isinstance(node, exp.Subquery):
         root: Relation = QueryLowerer(ctx).lower_query(node, None, CteEnv())
+        return Statement(ctx.statement, "select", root, root.origin, uncertain=tuple(ctx.uncertain))
+    if isinstance(node, exp.Pivot):  # DuckDB's PIVOT statement
+        root = pivot_statement(node, QueryLowerer(ctx), CteEnv())
         return Statement(ctx.statement, "select", root, root.origin, uncertain=tuple(ctx.uncertain))
     lower = _WRITES.get(type(node))
     if lower is not None:

@@ -1,0 +1,5 @@
+-- dialect: tsql
+-- schema: shop.yaml
+-- description: T-SQL PIVOT with bracketed values and an alias
+SELECT p.customer_id, p.paid FROM (SELECT customer_id, status, amount FROM orders) AS src
+PIVOT (SUM(amount) FOR status IN ([paid], [open])) AS p
