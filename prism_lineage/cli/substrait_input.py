@@ -27,6 +27,8 @@ def substrait_statements(args, catalog: Catalog) -> list[Statement] | None:
         return None
     if args.file not in (None, "-"):
         raise UsageError(f"give either a SQL FILE ({args.file}) or --substrait FILE, not both")
+    if getattr(args, "frame", None):
+        raise UsageError("give either --frame or --substrait, not both")
     from ..frontends.substrait import SubstraitPlan
 
     if path == "-":

@@ -108,3 +108,9 @@ def test_console_script_reads_a_binary_plan_from_stdin(binary_plan: Path) -> Non
                             env={**os.environ, "PRISM_LINEAGE_DEBUG": ""})
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["statements"][0]["fields"][1]["sources"] == RFC_TOTAL
+
+
+def test_plan_and_frame_together_is_a_usage_error(capsys) -> None:
+    code, _, err = run(capsys, "graph", "--substrait", PLAN, "--frame", "anything.py")
+    assert code == 2
+    assert "give either --frame or --substrait" in one_error_line(err)
