@@ -1,7 +1,8 @@
 """Property tests over randomly built dataframe plans (hypothesis).
 
 * **twins**: a random plan (filters, projections, windows, grouping, sorts, limits, distinct,
-  joins of every kind, set operations) is built together with the same query in SQL, one
+  joins of every kind, set operations, struct fields, explode) is built together with the same
+  query in SQL, one
   derived table per step; both must explain identically, and the plan must satisfy the
   invariants of ``frame_checks.py`` (stable ids, every field explained, origins at the
   user's call sites …).
@@ -163,13 +164,29 @@ def _set_operation(draw, t: Twin) -> Twin:
     return Twin(frame, f"SELECT * FROM {t.derived()} {word} {other_sql}", t.columns, t.names)
 
 
+def _nested(draw, t: Twin) -> Twin:
+    """A struct field (when the frame still has ``s``) or one row per element of ``tags``."""
+    new = t.fresh("e")
+    types = dict(t.frame.dtypes)  # a step may have put another column under the name
+    if (types.get("tags") or "").endswith("[]") and draw(st.booleans()):
+        listed = ", ".join(f"q.{c}" for c in t.columns)
+        frame = t.frame.explode("tags", name=new)
+        sql = f"SELECT {listed}, u.{new} FROM ({t.sql}) AS q CROSS JOIN UNNEST(q.tags) AS u({new})"
+        return Twin(frame, sql, t.columns + [new], t.names)
+    if (types.get("s") or "").lower().startswith("struct"):
+        frame = t.frame.select(*t.columns, col("s")["y"].alias(new))
+        sql = f"SELECT {', '.join(t.columns)}, s.y AS {new} FROM {t.derived()}"
+        return Twin(frame, sql, t.columns + [new], t.names)
+    return t
+
+
 STEPS = [_filter, _select, _with_column, _aggregate, _having, _sort_limit, _distinct, _window, _qualify, _join,
-         _using_join, _set_operation]
+         _using_join, _set_operation, _nested]
 
 
 @st.composite
 def twins(draw) -> Twin:
-    name = draw(st.sampled_from(["t1", "t2"]))
+    name = draw(st.sampled_from(["t1", "t2", "t3"]))
     t = Twin(table(name, catalog=SCHEMA), f"SELECT * FROM {name}", list(SCHEMA[name]))
     for _ in range(draw(st.integers(0, 4))):
         t = draw(st.sampled_from(STEPS))(draw, t)
