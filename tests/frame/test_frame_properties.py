@@ -188,6 +188,8 @@ STEPS = [_filter, _select, _with_column, _aggregate, _having, _sort_limit, _dist
 def twins(draw) -> Twin:
     name = draw(st.sampled_from(["t1", "t2", "t3"]))
     t = Twin(table(name, catalog=SCHEMA), f"SELECT * FROM {name}", list(SCHEMA[name]))
+    if name == "t3" and draw(st.booleans()):
+        t = _nested(draw, t)
     for _ in range(draw(st.integers(0, 4))):
         t = draw(st.sampled_from(STEPS))(draw, t)
     return t
