@@ -39,7 +39,7 @@ def table(result: dict[str, Any]) -> str:
         lines.append("")
     lines.append(
         f"median of up to {result['repeat']} runs after a warm-up, gc outside the timed part; "
-        f"floor = {result['floor_label']}; {result['machine']}"
+        f"floor = the row marked (floor); {result['machine']}"
     )
     busy = max((result.get("load_average_before") or [0])[0], (result.get("load_average_after") or [0])[0])
     if busy >= BUSY_LOAD:

@@ -11,6 +11,7 @@ fails is reported in the output in its place and the others go on.  See docs/cli
 
 from __future__ import annotations
 
+import itertools
 import json
 import multiprocessing
 import os
@@ -62,6 +63,7 @@ class Outcome:
     ok: bool
     exit_code: int
     rendered: str  # the output for this statement, ready to write
+    chars: int = 0  # the length of its text (the progress bar counts text)
 
 
 def default_jobs() -> int:
@@ -78,48 +80,54 @@ def run_batch(args, jobs: int) -> int:
     catalog = read_catalog(args.schema)
     functions = read_functions(args.functions)
     dialect = get_dialect(args.dialect)  # an unknown dialect is a usage error before any work
-    units = list(_units(args.file, dialect))
+    inputs = _inputs(args.file)  # read now: a missing path fails before any work
     options = (catalog, args.dialect, functions, args.format, _show_files(args.file))
     started = time.perf_counter()
     explained = failed = 0
-    with _progress(len(units)) as bar:
-        for outcome in _outcomes(units, options, jobs):
+    # Statements are cut while the workers explain the first ones (``imap`` draws them lazily).
+    outcomes, processes = _outcomes(_units(inputs, dialect), options, jobs)
+    with _Progress(sum(len(text) for _, text in inputs if isinstance(text, str))) as bar:
+        for outcome in outcomes:
             sys.stdout.write(outcome.rendered)
             if outcome.ok:
                 explained += 1
             else:
                 failed += 1
-            bar.update(1)
+            bar.advance(outcome.chars, explained + failed)
     sys.stdout.flush()
     elapsed = time.perf_counter() - started
     rate = (explained + failed) / elapsed if elapsed > 0 else 0.0
     print(f"prism-lineage: {explained + failed} statements ({failed} failed) in {elapsed:.2f} s: "
-          f"{rate:,.0f} statements/s with {min(jobs, max(1, len(units)))} process(es)", file=sys.stderr)
+          f"{rate:,.0f} statements/s with {processes} process(es)", file=sys.stderr)
     return SOME_FAILED if failed else 0
 
 
 # --- reading ----------------------------------------------------------------------------------
 
 
-def _units(path: str | None, dialect) -> Iterator[Statement | Unreadable]:
-    if path not in (None, "-") and Path(path).is_dir():
-        files = sorted(p for p in Path(path).rglob("*.sql") if p.is_file())
-        if not files:
-            raise InputError(f"no .sql files in the directory {path}")
-        for file in files:
-            yield from _file_units(str(file), dialect)
-    else:
+def _inputs(path: str | None) -> list[tuple[str | None, str | InputError]]:
+    """(file, text) of every input, or (file, error) for a file of a directory that cannot be read."""
+    if path in (None, "-") or not Path(path).is_dir():
         text, file = read_sql(path)
-        yield from split_statements(text, file, dialect)
+        return [(file, text)]
+    files = sorted(p for p in Path(path).rglob("*.sql") if p.is_file())
+    if not files:
+        raise InputError(f"no .sql files in the directory {path}")
+    found: list[tuple[str | None, str | InputError]] = []
+    for file in files:
+        try:
+            found.append((str(file), read_sql(str(file))[0]))
+        except InputError as error:
+            found.append((str(file), error))
+    return found
 
 
-def _file_units(file: str, dialect) -> Iterator[Statement | Unreadable]:
-    try:
-        text, _ = read_sql(file)
-    except InputError as error:
-        yield Unreadable(file, error)
-        return
-    yield from split_statements(text, file, dialect)
+def _units(inputs, dialect) -> Iterator[Statement | Unreadable]:
+    for file, text in inputs:
+        if isinstance(text, InputError):
+            yield Unreadable(file, text)
+        else:
+            yield from split_statements(text, file, dialect)
 
 
 def split_statements(text: str, file: str | None, dialect, *,
@@ -243,14 +251,19 @@ def _init_worker(options: tuple, ignore_interrupt: bool = False) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _outcomes(units: list, options: tuple, jobs: int) -> Iterable[Outcome]:
-    if jobs <= 1 or len(units) <= 1:
+def _outcomes(units: Iterator, options: tuple, jobs: int) -> tuple[Iterable[Outcome], int]:
+    """The outcomes in input order, and how many processes explain."""
+    if jobs > 1:
+        # The first statements tell whether there are enough to share, and the chunk size.
+        first = list(itertools.islice(units, jobs * 8 * _MAX_CHUNK))
+        processes = min(jobs, len(first))
+        units = itertools.chain(first, units)
+    if jobs <= 1 or processes <= 1:
         _init_worker(options)
-        return map(explain_unit, units)
-    chunk = max(1, min(_MAX_CHUNK, len(units) // (jobs * 8)))
-    pool = multiprocessing.Pool(min(jobs, len(units)), initializer=_init_worker,
-                                initargs=(options, True))
-    return _closing(pool, pool.imap(explain_unit, units, chunksize=chunk))
+        return map(explain_unit, units), 1
+    chunk = max(1, min(_MAX_CHUNK, len(first) // (jobs * 8)))
+    pool = multiprocessing.Pool(processes, initializer=_init_worker, initargs=(options, True))
+    return _closing(pool, pool.imap(explain_unit, units, chunksize=chunk)), processes
 
 
 def _closing(pool, results: Iterator[Outcome]) -> Iterator[Outcome]:
@@ -275,7 +288,7 @@ def explain_unit(unit: Statement | Unreadable) -> Outcome:
                                  "with the statement)")
         return _failure(unit.file, unit.index, unit.line, internal, format_, show_files, unit)
     answers = [s.model_copy(update={"index": unit.index + n}) for n, s in enumerate(explanation.statements)]
-    return Outcome(True, 0, _render(unit, answers, format_, show_files))
+    return Outcome(True, 0, _render(unit, answers, format_, show_files), len(unit.text))
 
 
 def _render(unit: Statement, answers: list[StatementAnswer], format_: str, show_files: bool) -> str:
@@ -294,17 +307,18 @@ def _failure(file, index, line, error: PrismError, format_: str, show_files: boo
              unit: Statement | None = None) -> Outcome:
     where = _shifted(error, unit)
     message = error.message if where else str(error)
+    chars = len(unit.text) if unit is not None else 0
     if format_ == "json":
         record: dict[str, Any] = {"file": file, "index": index, "line": line,
                                   "error": {"exit_code": error.exit_code, "type": type(error).__name__,
                                             "message": message}}
         if where:
             record["error"].update(line=where[0], column=where[1])
-        return Outcome(False, error.exit_code, json.dumps(record) + "\n")
+        return Outcome(False, error.exit_code, json.dumps(record) + "\n", chars)
     head = f"{file} " if show_files and file else ""
     what = f"statement {index + 1}" if index is not None else "file"
     at = f" (at line {where[0]}, column {where[1]})" if where else ""
-    return Outcome(False, error.exit_code, f"{head}{what}: error {error.exit_code}: {message}{at}\n")
+    return Outcome(False, error.exit_code, f"{head}{what}: error {error.exit_code}: {message}{at}\n", chars)
 
 
 def _shifted(error: PrismError, unit: Statement | None) -> tuple[int, int] | None:
@@ -321,22 +335,25 @@ def _show_files(path: str | None) -> bool:
     return path not in (None, "-") and Path(path).is_dir()
 
 
-class _progress:
-    """A progress bar on stderr when stderr is a terminal (tqdm), else nothing."""
+class _Progress:
+    """A progress bar on stderr when stderr is a terminal (tqdm), else nothing.  It measures
+    the text explained (the number of statements is known only once all are cut)."""
 
-    def __init__(self, total: int):
+    def __init__(self, total_chars: int):
         self.bar = None
-        if sys.stderr.isatty() and total > 1:
+        if sys.stderr.isatty() and total_chars:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, unit="stmt", file=sys.stderr, leave=False, dynamic_ncols=True)
+            self.bar = tqdm(total=total_chars, unit="B", unit_scale=True, file=sys.stderr, leave=False,
+                            dynamic_ncols=True, mininterval=0.2)
 
-    def __enter__(self) -> "_progress":
+    def __enter__(self) -> "_Progress":
         return self
 
-    def update(self, n: int) -> None:
+    def advance(self, chars: int, statements: int) -> None:
         if self.bar is not None:
-            self.bar.update(n)
+            self.bar.set_postfix_str(f"{statements} statements", refresh=False)
+            self.bar.update(chars)
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
