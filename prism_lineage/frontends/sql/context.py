@@ -24,6 +24,7 @@ class ScanBuilder:
     declared: Table | None = None
     opaque_reason: str | None = None
     columns: dict[str, Field] = field(default_factory=dict)
+    masks: tuple = ()  # declared masking policies of the table (MaskingPolicy)
 
     def column(self, name: str, type_: str | None = None) -> Field:
         """The field for column ``name`` (spelled as the catalog spells it, if declared)."""
@@ -52,6 +53,7 @@ class ScanBuilder:
             fields,
             self.declared is not None,
             self.opaque_reason,
+            tuple(m for m in self.masks if m.column in self.columns),
         )
 
 

@@ -34,6 +34,7 @@ from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
 from . import generators, pivot
+from .policies import apply_policies
 from .scripts import script_read
 from .select import SelectState, lower_select
 
@@ -477,9 +478,11 @@ class QueryLowerer:
             builder = ScanBuilder(scan_id, name, origin, table)
             source = Source(alias or parts[-1], name, scan_id, scan=builder, table_parts=table.parts if table else parts,
                             aliased=alias is not None)
+            # Declared row-access and masking policies and quality checks apply to every read.
+            build = apply_policies(self, builder, source, table, item) if table is not None else builder.build
             if column_aliases and table is not None:
-                return self._renamed(builder, source, column_aliases)
-            return builder.build, [source]
+                return build, self._renamed(builder, source, column_aliases)[1]
+            return build, [source]
         if isinstance(item, (exp.Subquery, exp.Lateral)) and isinstance(item.this, exp.Query | exp.Subquery):
             inner = item.this
             outer = scope if lateral or isinstance(item, exp.Lateral) else scope.outer

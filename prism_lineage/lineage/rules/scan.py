@@ -2,7 +2,9 @@
 
 A table read without a schema still names the columns the query reads (exact); ``SELECT *``
 over it stands for columns nobody declared (unknown).  A FROM item the engine does not
-analyse gives unknown lineage, with the reason.
+analyse gives unknown lineage, with the reason.  A column under a declared masking policy is
+read through it: transformation ``mask``, and ``policy`` lineage from the other columns the
+mask reads (a role column, a mapping table).
 """
 
 from __future__ import annotations
@@ -17,9 +19,16 @@ RULE = "scan"
 
 @rule_for.register
 def scan_rule(node: Scan, ctx: RuleContext) -> None:
+    masks = {m.column.lower(): m for m in node.masks}
     for field in node.columns:
         source = column_id(node.table, field.name)
-        if node.opaque_reason is not None:
+        mask = masks.get(field.name.lower()) if masks else None
+        if mask is not None:
+            ctx.edge(source, field.id, Relationship.VALUE, Transformation.MASK, Confidence.EXACT, None, RULE, node)
+            for table, column in mask.reads:
+                ctx.edge(column_id(table, column), field.id, Relationship.POLICY, Transformation.MASK,
+                         Confidence.EXACT, None, RULE, node)
+        elif node.opaque_reason is not None:
             ctx.edge(source, field.id, Relationship.VALUE, Transformation.UNKNOWN, Confidence.UNKNOWN,
                      None, RULE, node, node.opaque_reason)
         elif field.name == "*":
