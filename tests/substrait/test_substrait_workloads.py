@@ -46,7 +46,7 @@ EXPECTED = {
     "tpch": Expected(decorrelated=frozenset({"q02", "q04", "q17", "q20", "q21", "q22"})),
     "tpcds": Expected(
         decorrelated=frozenset({"q01", "q06", "q10", "q16", "q30", "q32", "q35", "q41", "q69", "q81", "q92", "q94"}),
-        distinct_aggregates=frozenset({"q38", "q54", "q75", "q87"}),
+        distinct_aggregates=frozenset({"q38", "q87"}),
         grouping_function=frozenset({"q27", "q36", "q70", "q86"}),
         not_written={"q49": "Unsupported SQL type DEC", "q72": "Cannot coerce arithmetic expression"},
     ),

@@ -2,7 +2,9 @@
 
 UNION and INTERSECT: value lineage (identity) from the field in the same position of every
 input (an INTERSECT row's values are in both).  EXCEPT: values come from the left input; the
-right input only removes rows — control lineage from its fields to the result."""
+right input only removes rows — control lineage from its fields to the result.  Without ALL,
+duplicates collapse: grouping lineage from every output column to the result, as with SELECT
+DISTINCT."""
 
 from __future__ import annotations
 
@@ -25,4 +27,10 @@ def set_operation_rule(node: SetOperation, ctx: RuleContext) -> None:
     if node.kind is SetKind.EXCEPT:
         for source in node.right.fields:
             ctx.edge(source.id, node.id, Relationship.CONTROL, Transformation.FILTER, Confidence.EXACT,
+                     None, RULE, node)
+    if not node.all:
+        # Without ALL, duplicates collapse: the rows depend on every column compared, as with
+        # SELECT DISTINCT (grouping lineage from each output column).
+        for field in node.columns:
+            ctx.edge(field.id, node.id, Relationship.GROUPING, Transformation.AGGREGATE, Confidence.EXACT,
                      None, RULE, node)
