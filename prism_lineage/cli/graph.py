@@ -23,6 +23,9 @@ def register(commands) -> None:
     add_substrait_argument(parser)
     add_frame_argument(parser)
     parser.add_argument("--format", "-f", choices=("text", "json", "dot"), default="text", help="output format")
+    parser.add_argument("--rewritten", action="store_true",
+                        help="the plan after the rewrite pipeline (docs/rewrites.md), each rewritten target with the "
+                             "authored targets and origins it stands for")
     parser.set_defaults(run=run)
 
 
@@ -39,6 +42,12 @@ def run(args) -> int:
         text, file = read_sql(args.file)
         graphs = lineage_graphs(text, catalog, args.dialect, file=file, functions=functions,
                                 through_script=args.through_script)
+    if args.rewritten:
+        from ..explain import _with_plan_functions
+        from ..rewrite.view import show_rewritten
+
+        registry = (_with_plan_functions(functions, plan) if plan is not None else None) or functions
+        return show_rewritten(graphs, registry, args.format)
     if args.format == "json":
         sys.stdout.write(graph_model(graphs).model_dump_json(indent=2) + "\n")
     elif args.format == "dot":

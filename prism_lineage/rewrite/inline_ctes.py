@@ -44,7 +44,8 @@ COPY_LIMIT = 200
 def inline_ctes(root: Relation, ctx: RewriteContext) -> Transformed[Relation]:
     """Inline every CTE reference under ``root`` (a whole-plan rewrite: readers of a
     reference's fields anywhere in the plan are redirected)."""
-    if not any(isinstance(r, CteRef) for r in walk_relations(root)):
+    readers = Counter(r.definition.id for r in walk_relations(root) if isinstance(r, CteRef))
+    if not readers:
         return Transformed.no(root)
     outputs = {f.id for f in root.fields}
     placed: Counter[str] = Counter()
@@ -55,7 +56,7 @@ def inline_ctes(root: Relation, ctx: RewriteContext) -> Transformed[Relation]:
             if outputs & {f.id for f in node.columns}:
                 return Transformed.no(node)
             definition = node.definition
-            if placed[definition.id] and _size(definition) > COPY_LIMIT:
+            if readers[definition.id] > 1 and _size(definition) > COPY_LIMIT:
                 return Transformed.no(node)
             body = copy_plan(definition, node.id, ctx) if placed[definition.id] else definition
             placed[definition.id] += 1

@@ -91,13 +91,14 @@ class RewrittenStatement:
     authored plan's lineage graph).
     """
 
-    __slots__ = ("authored", "rewritten", "fired", "_index")
+    __slots__ = ("authored", "rewritten", "fired", "_index", "_authored_targets")
 
     def __init__(self, authored: Statement, rewritten: Statement, fired: tuple[str, ...]):
         self.authored = authored
         self.rewritten = rewritten
         self.fired = fired
         self._index: dict[str, tuple[str, ...]] | None = None
+        self._authored_targets: dict[str, Target] | None = None
 
     def authored_ids(self, target: str) -> tuple[str, ...]:
         """The ids of the authored targets ``target`` (a rewritten plan's target) stands for."""
@@ -110,43 +111,44 @@ class RewrittenStatement:
         return found
 
     def authored_targets(self, target: str) -> list[Target]:
-        authored = _authored_index(self.authored)
-        return [authored[i] for i in self.authored_ids(target)]
+        if self._authored_targets is None:
+            # The authored plan's targets, as its lineage graph lists them (no rules run).
+            self._authored_targets = LineageGraph(self.authored, [], []).targets
+        return [self._authored_targets[i] for i in self.authored_ids(target)]
 
 
 def rewrite_statement(statement: Statement, functions: FunctionRegistry | None = None,
                       rewrites: tuple[Rewrite, ...] | None = None) -> RewrittenStatement:
-    """Run the pipeline (or just ``rewrites``, in the pipeline's order) over one statement."""
+    """Run the pipeline over one statement — or only ``rewrites``, in that order, repeated
+    until none changes the plan."""
     root = statement.root
     if root is None:
         return RewrittenStatement(statement, statement, ())
-    chosen = set(REWRITES if rewrites is None else rewrites)
     ctx = RewriteContext(functions)
     ctx.reserve_plan(root)
     fired: list[str] = []
 
-    def run(rewrite: Rewrite, node: Relation) -> Relation:
-        result = rewrite.apply(node, ctx)
-        if not result.changed:
-            return node
-        check_interface(root, result.node, rewrite.name)
-        fired.append(rewrite.name)
-        return result.node
+    def run(phase: tuple[Rewrite, ...], node: Relation) -> Relation:
+        for rewrite in phase:
+            result = rewrite.apply(node, ctx)
+            if result.changed:
+                check_interface(root, result.node, rewrite.name)
+                fired.append(rewrite.name)
+                node = result.node
+        return node
 
-    root_now = root
-    for rewrite in BEFORE:
-        if rewrite in chosen:
-            root_now = run(rewrite, root_now)
-    for _ in range(MAX_ROUNDS):
-        before = len(fired)
-        for rewrite in REPEATED:
-            if rewrite in chosen:
-                root_now = run(rewrite, root_now)
-        if len(fired) == before:
-            break
-    for rewrite in AFTER:
-        if rewrite in chosen:
-            root_now = run(rewrite, root_now)
+    def until_fixed_point(phase: tuple[Rewrite, ...], node: Relation) -> Relation:
+        for _ in range(MAX_ROUNDS):
+            before = len(fired)
+            node = run(phase, node)
+            if len(fired) == before:
+                break
+        return node
+
+    if rewrites is not None:
+        root_now = until_fixed_point(rewrites, root)
+    else:
+        root_now = run(AFTER, until_fixed_point(REPEATED, run(BEFORE, root)))
     rewritten = replace(statement, root=root_now)
     if getattr(statement, "ingress", ()):
         rewritten = replace(rewritten, ingress=carry_ingress(statement.ingress, root_now))
@@ -156,11 +158,6 @@ def rewrite_statement(statement: Statement, functions: FunctionRegistry | None =
 def rewrite_statements(statements: list[Statement], functions: FunctionRegistry | None = None
                        ) -> list[RewrittenStatement]:
     return [rewrite_statement(s, functions) for s in statements]
-
-
-def _authored_index(statement: Statement) -> dict[str, Target]:
-    # The authored plan's targets, as its lineage graph lists them (no rules run).
-    return LineageGraph(statement, [], []).targets
 
 
 def check_interface(authored: Relation, rewritten: Relation, rewrite: str) -> None:

@@ -55,7 +55,7 @@ def test_large_definitions_read_twice_stay_ctes(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(inline_module, "COPY_LIMIT", 1)
     [result] = rewritten("WITH w AS (SELECT a, k FROM t) SELECT w1.a FROM w AS w1 JOIN w AS w2 ON w1.k = w2.k",
                          rewrites=ONLY)
-    assert len(operators(result.rewritten.root, CteRef)) == 1
+    assert len(operators(result.rewritten.root, CteRef)) == 2
 
 
 def test_a_correlated_reference_to_a_cte_reads_the_inlined_definition() -> None:
