@@ -13,17 +13,20 @@ from .errors import (
     UnknownColumnError,
     UnknownDialectError,
     UnknownTableError,
+    UnknownTargetError,
     UsageError,
 )
 from .explain import Explanation, explain, lineage_graphs
+from .functions import FunctionInfo, FunctionRegistry
 from .lineage.graph import LineageGraph
 from .lineage.kinds import Confidence, Relationship, Transformation
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "AmbiguousColumnError", "AmbiguousTableError", "Catalog", "Confidence", "Explanation", "InputError",
+    "AmbiguousColumnError", "AmbiguousTableError", "Catalog", "Confidence", "Explanation", "FunctionInfo",
+    "FunctionRegistry", "InputError",
     "InvalidStatementError", "LineageGraph", "ParseError", "PrismError", "Relationship", "ResolutionError",
     "SchemaError", "Transformation", "UnknownColumnError", "UnknownDialectError", "UnknownTableError",
-    "UsageError", "explain", "lineage_graphs", "load_schema",
+    "UnknownTargetError", "UsageError", "explain", "lineage_graphs", "load_schema",
 ]

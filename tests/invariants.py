@@ -223,6 +223,11 @@ def named_identifiers(sql: str, dialect: str | None) -> tuple[set[str], bool]:
             elif isinstance(node, exp.Clone) or (isinstance(node, exp.Var) and node.name.upper() == "ROW"
                                                  and isinstance(node.parent, exp.Insert)):
                 star = True  # CREATE TABLE … CLONE and MERGE … INSERT ROW copy every column
+            elif isinstance(node, (exp.Command, exp.Execute, exp.ExecuteSql)):
+                # Dynamic SQL names its columns inside a string: every word of it counts.
+                for part in node.walk():
+                    if isinstance(part, (exp.Identifier, exp.Literal)):
+                        names.update(w.lower() for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", str(part.this)))
     return names, star
 
 

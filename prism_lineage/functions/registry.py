@@ -59,6 +59,11 @@ class CallLineage:
     reason: str | None = None
     control: frozenset[int] = frozenset()
     keeps_paths: bool = False
+    value_args: tuple[int, ...] | None = None  # positions of the value arguments (None: every argument)
+
+    def __iter__(self):
+        """The older tuple form: (transformation, confidence, reason, value_args)."""
+        return iter((self.transformation, self.confidence, self.reason, self.value_args))
 
 
 _PLAIN = CallLineage(Transformation.EXPRESSION, Confidence.EXACT)
@@ -110,9 +115,11 @@ class FunctionRegistry:
         if info is not None:
             reason = None
             if info.confidence is not Confidence.EXACT:
-                reason = f"function {call.function} is declared {info.confidence.value}"
-            return CallLineage(info.transformation, info.confidence, reason, _control_positions(info, call),
-                               info.keeps_paths)
+                reason = f"function {call.function} {info.doc}" if info.doc else \
+                    f"function {call.function} is declared {info.confidence.value}"
+            control = _control_positions(info, call)
+            value_args = tuple(i for i in range(len(call.args)) if i not in control) if control else None
+            return CallLineage(info.transformation, info.confidence, reason, control, info.keeps_paths, value_args)
         if call.known:
             return _PLAIN
         return CallLineage(

@@ -725,8 +725,10 @@ class _ExcludedRows:
 
 def unanalysed(node: exp.Expression, ctx: LoweringContext, kind: str, reason: str,
                target: str | None = None) -> Statement:
+    """A statement whose lineage is unknown: ``reason`` says why (it ends the sentence
+    "…, so its lineage is unknown")."""
     origin = _statement_origin(node, ctx)
-    ctx.uncertain_about(f"{reason}: its lineage is unknown", None, origin)
+    ctx.uncertain_about(f"{reason}, so its lineage is unknown", None, origin)
     return Statement(ctx.statement, kind, None, origin, target, uncertain=tuple(ctx.uncertain))
 
 
@@ -736,6 +738,6 @@ def lower_copy(node: exp.Copy, ctx: LoweringContext) -> Statement:
     files = ", ".join(f.sql(dialect=ctx.dialect) for f in node.args.get("files") or [])
     if table_node is not None and node.args.get("kind"):
         target = resolve_target(table_node, ctx).name
-        return unanalysed(node, ctx, "copy", f"the rows copied into {target} come from files ({files or 'not named'})",
+        return unanalysed(node, ctx, "copy", f"COPY INTO {target} loads rows from files ({files or 'not named'})",
                           target)
-    return unanalysed(node, ctx, "copy", "COPY … TO files is not analysed")
+    return unanalysed(node, ctx, "copy", "COPY to files is not analysed")
