@@ -4,12 +4,14 @@ targets (and origins) it stands for (``rewrite_checks``).
 
 Plans come from a grammar aimed at the rewrites (``rewrite_queries``), from the engine's own
 property grammar (tests/test_properties.py), from dataframe-style plans, and from every
-golden case (tests/golden/**/*.sql) and TPC-H / TPC-DS query.
+golden case (tests/golden/**/*.sql, the dataframe goldens tests/golden/frame/*/*.py and the
+Substrait goldens tests/golden/substrait/*/*.plan.json) and TPC-H / TPC-DS query.
 """
 
 from __future__ import annotations
 
 import json
+import runpy
 from pathlib import Path
 
 import pytest
@@ -98,12 +100,33 @@ def _check(sql: str, schema, dialect) -> list[tuple[str, ...]] | None:
         statements = lower(sql, schema, dialect)
     except prism_lineage.PrismError:
         return None  # a golden case of an error: nothing to rewrite
-    registry = FunctionRegistry.default()
+    return _check_statements(statements, FunctionRegistry.default())
+
+
+def _check_statements(statements, registry: FunctionRegistry) -> list[tuple[str, ...]]:
     results = [rewrite_statement(s, registry) for s in statements]
     check_same_lineage(statements, [r.rewritten for r in results], registry)
     for result in results:
         check_authored_links(result)
     return [r.fired for r in results]
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("substrait/*/*.plan.json")),
+                         ids=lambda p: f"{p.parent.name}/{p.name.removesuffix('.plan.json')}")
+def test_substrait_golden_plans_keep_their_lineage(path: Path) -> None:
+    from prism_lineage.frontends.substrait import SubstraitPlan
+
+    _check_statements(SubstraitPlan.from_file(path).to_statements(), FunctionRegistry.default())
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("frame/*/*.py")), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_dataframe_golden_plans_keep_their_lineage(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from prism_lineage.explain import _with_plan_functions
+
+    monkeypatch.syspath_prepend(str(path.parent.parent))  # the cases import frame_tables.py
+    plan = runpy.run_path(str(path), run_name=f"rewrite_{path.parent.name}_{path.stem}")["plan"]
+    registry = _with_plan_functions(FunctionRegistry.default(), plan)
+    _check_statements(plan.to_statements(), registry)
 
 
 # --- dataframe-style plans --------------------------------------------------------------------
