@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 SHOWN_FAILURES = 3
-BUSY_LOAD = 0.5  # a 1-minute load average above this: other work shared the machine
+BUSY_LOAD = 0.5  # a 1-minute load average above this before the run: other work shared the machine
 COLUMNS = ("measure", "total s", "× floor", "median ms", "worst query", "worst ms", "failed", "runs")
 
 
@@ -41,7 +41,8 @@ def table(result: dict[str, Any]) -> str:
         f"median of up to {result['repeat']} runs after a warm-up, gc outside the timed part; "
         f"floor = the row marked (floor); {result['machine']}"
     )
-    busy = max((result.get("load_average_before") or [0])[0], (result.get("load_average_after") or [0])[0])
+    # The load before the run: the run itself adds about one to the load after it.
+    busy = (result.get("load_average_before") or [0])[0]
     if busy >= BUSY_LOAD:
         lines.append(f"note: the machine was busy (load average {busy:.2f}): absolute times are noisy; the "
                      "ratios, from interleaved runs, less so")

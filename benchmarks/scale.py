@@ -162,11 +162,15 @@ def chart(result: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     families = result["families"]
-    fig, axes = plt.subplots(1, len(families), figsize=(4.6 * len(families), 4.2), squeeze=False)
+    columns = 2 if len(families) > 1 else 1
+    rows = (len(families) + columns - 1) // columns
+    fig, axes = plt.subplots(rows, columns, figsize=(5.2 * columns, 4.2 * rows), squeeze=False)
     styles = {"prism.explain": ("prism explain", "tab:green", "-"),
               "sqlglot.qualify": ("sqlglot parse + qualify", "tab:blue", "--"),
               "sqlglot.parse": ("sqlglot parse", "tab:blue", ":")}
-    for ax, (name, family) in zip(axes[0], families.items()):
+    for ax in axes.flat[len(families):]:
+        ax.set_visible(False)
+    for ax, (name, family) in zip(axes.flat, families.items()):
         points = family["points"]
         for key, (label, colour, style) in styles.items():
             xs = [p["n"] for p in points if p.get(key)]
@@ -176,11 +180,17 @@ def chart(result: dict[str, Any], path: Path) -> None:
                     label=f"{label} (slope {slope:.2f})" if slope is not None else label)
         anchor = next((p for p in reversed(points) if p.get("prism.explain")), None)
         if anchor:
+            # References through prism's largest point: a linear cost runs parallel to the
+            # first, a quadratic one to the second.
             xs = [p["n"] for p in points]
-            ref = [anchor["prism.explain"] * x / anchor["n"] for x in xs]
-            ax.plot(xs, ref, color="gray", linewidth=0.8, label="linear reference")
+            for power, style, label in ((1, "-", "linear reference"), (2, ":", "quadratic reference")):
+                ref = [anchor["prism.explain"] * (x / anchor["n"]) ** power for x in xs]
+                ax.plot(xs, ref, style, color="gray", linewidth=0.8, label=label)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        measured = [p[k] for p in points for k in styles if p.get(k)]
+        if measured:  # the references may run far below the data: show the data
+            ax.set_ylim(min(measured) / 3, max(measured) * 2)
         ax.set_xlabel(family["unit"])
         ax.set_ylabel("seconds")
         ax.set_title(name, fontsize=10)
