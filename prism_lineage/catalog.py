@@ -147,7 +147,37 @@ def _columns(value: Any, parts: tuple[str, ...], source: str) -> tuple[Column, .
             columns.append(Column(str(name), _spec_type(spec), spec))
         else:
             columns.append(Column(str(name), _type_name(spec)))
-    return tuple(columns)
+    return _nested_entries(columns)
+
+
+_BARE_STRUCT = {"STRUCT", "RECORD", "ROW", "OBJECT", None}
+
+
+def _nested_entries(columns: list[Column]) -> tuple[Column, ...]:
+    """``widget: struct`` with ``widget.asset.id: int`` beside it (DataHub's schemas declare
+    nested fields so): the dotted entries are the fields of the struct column they start with."""
+    roots = {c.name.lower(): c for c in columns if "." not in c.name}
+    nested: dict[str, dict] = {}
+    kept = []
+    for column in columns:
+        head, dot, rest = column.name.partition(".")
+        root = roots.get(head.lower()) if dot else None
+        if root is None or (root.type or "").upper() not in {t for t in _BARE_STRUCT if t}:
+            kept.append(column)
+            continue
+        tree = nested.setdefault(root.name, {})
+        *path, leaf = rest.split(".")
+        for part in path:
+            tree = tree.setdefault(part, {})
+        tree[leaf] = column.type or "VARCHAR"
+    if not nested:
+        return tuple(columns)
+    return tuple(Column(c.name, _struct_of(nested[c.name]), c.spec) if c.name in nested else c for c in kept)
+
+
+def _struct_of(tree: dict) -> str:
+    fields = [f"{name} {_struct_of(sub) if isinstance(sub, dict) else sub}" for name, sub in tree.items()]
+    return f"STRUCT<{', '.join(fields)}>"
 
 
 def _type_name(value: Any) -> str | None:

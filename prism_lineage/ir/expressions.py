@@ -156,6 +156,7 @@ class Subquery(Expr):
 class AccessKind(StrEnum):
     NESTED = "nested"  # struct field, array element, map value of a typed value
     SEMI_STRUCTURED = "semi_structured"  # a path into JSON / VARIANT data
+    COLUMN = "column"  # a column named through a star that stands for unknown columns (``.name``)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -36,7 +36,8 @@ from .kinds import Confidence, Transformation, strongest, weakest
 
 EXACT = Confidence.EXACT
 _ACCESS = {AccessKind.NESTED: Transformation.NESTED_ACCESS,
-           AccessKind.SEMI_STRUCTURED: Transformation.SEMI_STRUCTURED_ACCESS}
+           AccessKind.SEMI_STRUCTURED: Transformation.SEMI_STRUCTURED_ACCESS,
+           AccessKind.COLUMN: Transformation.IDENTITY}
 _WHOLE: tuple[str, ...] = ()
 
 

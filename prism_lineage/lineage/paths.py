@@ -8,17 +8,32 @@ name, as the answer shows it.
 
 from __future__ import annotations
 
+import re
+
 SEPARATOR = "\x1f"
 
 
 def extend(source: str, suffix: str | None) -> str:
-    """``source`` (a base column key) read further at ``suffix`` (``.sku``, ``[]`` …)."""
+    """``source`` (a base column key) read further at ``suffix`` (``.sku``, ``[]`` …).
+
+    ``t.*`` (a star standing for the unknown columns of ``t``) read at ``.name`` is the column
+    ``t.name``: the name picks it out of the star."""
     if not suffix:
         return source
     if SEPARATOR in source:
         return source + suffix
-    column = source.rpartition(".")[2]
+    table, _, column = source.rpartition(".")
+    if column == "*":
+        named = re.match(r"\.([^.\[]+)", suffix)
+        if named:
+            return extend(f"{table}.{named.group(1)}", suffix[named.end():])
     return f"{source}{SEPARATOR}{column}{suffix}"
+
+
+def names_a_star(source: str, suffix: str | None) -> bool:
+    """Whether ``extend(source, suffix)`` names a column of a star (that read is then exact:
+    the star's only unknown was which columns it holds)."""
+    return bool(suffix) and SEPARATOR not in source and source.endswith(".*") and suffix.startswith(".")
 
 
 def split(source: str) -> tuple[str, str | None]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .edges import Edge, Link
 from .kinds import Confidence, Relationship, Transformation, strongest, surest, weakest
-from .paths import extend
+from .paths import extend, names_a_star
 
 # A source: (transformation, confidence, reason).
 Found = tuple[Transformation, Confidence, "str | None"]
@@ -130,6 +130,8 @@ class EndToEnd:
             result = {}
             for edge in edges:
                 for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
+                    if names_a_star(column, edge.path):
+                        confidence, reason = Confidence.EXACT, None
                     _merge(result, extend(column, edge.path), (
                         strongest(transformation, edge.transformation),
                         weakest(confidence, edge.confidence),
@@ -169,6 +171,8 @@ class EndToEnd:
                 # this edge, so it is reported under this edge's kind.
                 kind = edge.relationship
                 for column, (_, confidence, reason) in self.value_sources(edge.source).items():
+                    if names_a_star(column, edge.path):
+                        confidence, reason = Confidence.EXACT, None
                     _merge(result, (extend(column, edge.path), kind), (
                         edge.transformation, weakest(confidence, edge.confidence), reason or edge.reason,
                     ))

@@ -36,7 +36,7 @@ from ...ir import (
     WindowFrame,
 )
 from ...ir import types as T
-from . import generators, nested, semi_structured
+from . import generators, lookups, nested, semi_structured
 
 if TYPE_CHECKING:
     from .select import SelectState
@@ -327,6 +327,8 @@ class ExpressionLowerer:
             return self.aggregate(node, mode)
         if isinstance(node, exp.Anonymous) and generators.is_select_generator(node, self.ctx):
             return self.generator(node, mode)
+        if lookups.is_dictionary_lookup(node, self.ctx):
+            return lookups.dictionary_lookup(self, node, mode)
         args, params = self._named_args(node, mode)
         return self._call(function_name(node), args, node, _result_type(node, args, self.ctx), params)
 

@@ -106,7 +106,8 @@ def _info(node: exp.DataType | None) -> TypeInfo:
         return UNKNOWN
     kind = node.this
     if kind == exp.DataType.Type.STRUCT:
-        return TypeInfo("struct", node)
+        # A bare STRUCT (RECORD) declares no fields: what it holds is not known.
+        return TypeInfo("struct", node) if node.expressions else UNKNOWN
     if kind == exp.DataType.Type.ARRAY:
         return TypeInfo("array", node)
     if kind == exp.DataType.Type.MAP:

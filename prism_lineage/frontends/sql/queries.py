@@ -19,6 +19,7 @@ from ...ir import (
     Limit,
     Literal,
     Origin,
+    Project,
     RecursiveCte,
     RecursiveRef,
     Relation,
@@ -34,7 +35,9 @@ from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
 from . import generators, pivot
+from .names import table_parts
 from .policies import apply_policies
+from .semantic_views import semantic_view_item
 from .scripts import script_read
 from .select import SelectState, lower_select
 
@@ -199,6 +202,9 @@ class QueryLowerer:
         ctx = self.ctx
         left = self.lower_query(node.this, outer, env)
         right = self.lower_query(node.expression, outer, env)
+        if len(left.fields) != len(right.fields):
+            # ``SELECT * FROM t`` over a table without a schema stands for any number of columns.
+            left, right = _widen_open_star(ctx, left, right), _widen_open_star(ctx, right, left)
         if len(left.fields) != len(right.fields):
             raise InvalidStatementError(
                 f"each {node.key.upper()} query must have the same number of columns: "
@@ -461,8 +467,13 @@ class QueryLowerer:
         alias = norm.part(alias_node.this) if isinstance(alias_node, exp.TableAlias) and alias_node.this else None
         column_aliases = [norm.part(c) for c in alias_node.columns] if isinstance(alias_node, exp.TableAlias) else []
 
+        semantic = semantic_view_item(item) if isinstance(item, exp.Table) else None
+        if isinstance(semantic, exp.Table):
+            return self._source(semantic, scope, env, lateral=lateral)
+        if semantic is not None:
+            return self._derived(self.lower_query(semantic, scope.outer, env), alias, column_aliases, item)
         if isinstance(item, exp.Table) and isinstance(item.this, exp.Identifier):
-            parts = tuple(norm.part(p) for p in item.parts)
+            parts = table_parts(item, ctx)
             origin = ctx.join(ctx.origin(item.parts[0]), ctx.origin(item.this))
             if len(parts) == 1:
                 definition = env.lookup(parts[0])
@@ -516,7 +527,9 @@ class QueryLowerer:
                 star = f
             else:
                 columns.append((name, f))
-        source = Source(alias or "", alias or "subquery", relation.id, columns, aliased=True, star=star)
+        stars = sum(1 for f in relation.fields if f.name == "*" or f.name.endswith(".*"))
+        source = Source(alias or "", alias or "subquery", relation.id, columns, aliased=True, star=star,
+                        named_star=stars == 1)
         return (lambda: relation), [source]
 
     def _cte_source(self, definition: CteDef, alias: str, column_aliases: list[str], origin: Origin | None):
@@ -542,7 +555,8 @@ class QueryLowerer:
                 star = f
             else:
                 columns.append((f.name, f))
-        source = Source(alias, definition.name, relation.id, columns, aliased=True, star=star)
+        stars = sum(1 for f in relation.fields if f.name == "*" or f.name.endswith(".*"))
+        source = Source(alias, definition.name, relation.id, columns, aliased=True, star=star, named_star=stars == 1)
         return (lambda: relation), [source]
 
     def _opaque(self, item: exp.Expression, alias: str | None, column_aliases: list[str]):
@@ -558,6 +572,20 @@ class QueryLowerer:
             builder.column(name)
         ctx.uncertain_about(reason, None, origin)
         return builder.build, [source]
+
+
+def _widen_open_star(ctx: LoweringContext, relation: Relation, other: Relation) -> Relation:
+    """A relation of unknown columns only (``*`` over a table without a schema), read as the
+    other side's columns by position: each of them may be any of its columns."""
+    fields = relation.fields
+    if not fields or not all(f.name == "*" or f.name.endswith(".*") for f in fields) or len(other.fields) <= len(fields):
+        return relation
+    origin = relation.origin
+    project_id = ctx.ids.new("project", origin)
+    star = fields[0]
+    refs = tuple(FieldRef(ctx.ids.new("col", origin), origin, None, star.id) for _ in other.fields)
+    columns = tuple(Field(field_id(project_id, i), f.name, None, origin) for i, f in enumerate(other.fields))
+    return Project(project_id, origin, relation, refs, columns)
 
 
 def _merged_column(ctx: LoweringContext, kind: JoinKind, left_ref: Expr, right_field: Field):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from sqlglot import exp
 
 from ...errors import AmbiguousColumnError, UnknownColumnError, UnknownTableError
-from ...ir import CandidateRef, Expr, Field, FieldRef, Origin, OuterRef
+from ...ir import AccessKind, CandidateRef, Expr, Field, FieldRef, NestedAccess, Origin, OuterRef
 from .context import LoweringContext, ScanBuilder
 
 
@@ -36,6 +36,9 @@ class Source:
     table_parts: tuple[str, ...] = ()  # normalised dotted name, for ``db.t.col`` qualifiers
     aliased: bool = False
     star: Field | None = None  # stands for the columns of an unknown schema
+    # The star is a derived table's only one (``(SELECT *, … FROM t)`` with ``t`` schema-less):
+    # a column named through it can only be that column of ``t``.
+    named_star: bool = False
     _index: dict[str, list[Field]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -186,7 +189,7 @@ class Scope:
                 if found is None:
                     if not source.is_open:
                         raise UnknownColumnError(name, table=source.label, available=source.names(), origin=origin)
-                    found = source.open_column(name)
+                    return self._open_ref(source, name, origin, depth)
                 return self._ref(found, origin, depth)
             scope = scope.outer
             depth += 1
@@ -215,7 +218,7 @@ class Scope:
         candidates = [(s, d) for s, d in open_inner if d == innermost]
         if len(candidates) == 1:
             source, d = candidates[0]
-            return self._ref(source.open_column(name), origin, d)
+            return self._open_ref(source, name, origin, d)
         fields = tuple(s.open_column(name).id for s, _ in candidates)
         labels = ", ".join(s.label for s, _ in candidates)
         return CandidateRef(
@@ -241,6 +244,15 @@ class Scope:
             fields,
             f"column '{name}' may belong to {labels} (not in the schema) or to the enclosing query",
         )
+
+    def _open_ref(self, source: Source, name: str, origin: Origin | None, depth: int) -> Expr:
+        """A column a schema does not declare: of a table read without one, or named through a
+        derived table's star (then the column of the same name under the star)."""
+        ref = self._ref(source.open_column(name), origin, depth)
+        if source.scan is None and source.named_star:
+            return NestedAccess(self.ctx.ids.new("access", origin), origin, None, ref, (f".{name}",),
+                                AccessKind.COLUMN)
+        return ref
 
     def _ref(self, target: Field, origin: Origin | None, depth: int) -> Expr:
         expr_id = self.ctx.ids.new("col", origin)

@@ -41,6 +41,7 @@ from ...ir import (
 )
 from .context import LoweringContext
 from .expressions import ExpressionLowerer, and_all
+from .names import table_parts
 from .queries import CteEnv, FromClause, QueryLowerer
 from .scope import Scope
 from .select import SelectState, _conjuncts
@@ -78,18 +79,10 @@ class Target:
 
 
 def resolve_target(node: exp.Table, ctx: LoweringContext) -> Target:
-    parts = tuple(_part(p, ctx) for p in node.parts)
+    parts = table_parts(node, ctx)
     origin = ctx.join(ctx.origin(node.parts[0]), ctx.origin(node.this))
     table = ctx.catalog.lookup(parts, origin)
     return Target(table.name if table is not None else ".".join(parts), table, origin)
-
-
-def _part(node: exp.Expression, ctx: LoweringContext) -> str:
-    name = ctx.normalizer.part(node)
-    # T-SQL temp tables: ``#t`` (sqlglot keeps the ``#`` as a flag of the identifier).
-    if isinstance(node, exp.Identifier) and node.args.get("temporary") and not name.startswith("#"):
-        name = "#" + name
-    return name
 
 
 def _table_of(node: exp.Expression | None) -> exp.Table | None:

@@ -1,0 +1,21 @@
+"""Table names as the engine resolves them: identifiers normalised by the dialect, T-SQL temp
+tables keeping their ``#``, BigQuery partition decorators (``t$20240101``) naming the table."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+
+def table_parts(node: exp.Table, ctx) -> tuple[str, ...]:
+    parts = [_part(p, ctx) for p in node.parts]
+    if parts and type(ctx.dialect).__name__ == "BigQuery" and "$" in parts[-1]:
+        parts[-1] = parts[-1].partition("$")[0]  # a partition of the table is the table
+    return tuple(parts)
+
+
+def _part(node: exp.Expression, ctx) -> str:
+    name = ctx.normalizer.part(node)
+    # T-SQL temp tables: ``#t`` (sqlglot keeps the ``#`` as a flag of the identifier).
+    if isinstance(node, exp.Identifier) and node.args.get("temporary") and not name.startswith("#"):
+        name = "#" + name
+    return name
