@@ -15,11 +15,13 @@ def table(result: dict[str, Any]) -> str:
     lines: list[str] = []
     for workload in result["workloads"].values():
         lines.append(f"{workload['label']}: {workload['queries']} queries, {workload['fields']} output fields")
-        rows = [COLUMNS]
-        for measure in workload["measures"].values():
-            rows.append(_row(measure))
-        widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+        rows = [COLUMNS] + [_row(measure) for measure in workload["measures"].values()]
+        # A row that was not measured holds its status alone: it sets no column's width.
+        widths = [max(len(row[i]) for row in rows if len(row) > 2 or i == 0) for i in range(len(COLUMNS))]
         for n, row in enumerate(rows):
+            if len(row) == 2:
+                lines.append(f"  {row[0].ljust(widths[0])}  {row[1]}")
+                continue
             cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
             lines.append("  " + "  ".join(cells).rstrip())
             if n == 0:
@@ -52,7 +54,7 @@ def table(result: dict[str, Any]) -> str:
 def _row(measure: dict[str, Any]) -> tuple[str, ...]:
     label = measure["label"]
     if measure.get("status") != "measured":
-        return (label, measure.get("status", "?"), "", "", "", "", "", "")
+        return (label, measure.get("status", "?"))
     ratio = measure.get("ratio_to_floor")
     return (
         label,
