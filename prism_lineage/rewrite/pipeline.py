@@ -3,9 +3,8 @@
 
 1. ``inline_ctes`` — whole plan, once: the other rewrites then see through CTEs;
 2. ``fold_constants``, ``decorrelate_subqueries``, ``push_filters_through_projections``,
-   ``push_filters_into_joins``, ``merge_projections`` — repeated until none changes the plan
-   (at most ``MAX_ROUNDS`` rounds: each round moves a filter at least one operator down,
-   merges at least one projection, or folds at least one call);
+   ``push_filters_into_joins``, ``merge_projections`` — together in one walk, each node getting
+   each in turn, repeated until none changes the plan (at most ``MAX_ROUNDS`` walks);
 3. ``prune_columns`` — whole plan, once, last: what the others left unread goes.
 
 Every rewrite keeps the output fields of the statement (ids and names) and its end-to-end
@@ -84,7 +83,8 @@ REWRITES: tuple[Rewrite, ...] = BEFORE + REPEATED + AFTER
 
 
 class RewrittenStatement:
-    """A statement as authored and as rewritten, and which rewrites changed it (in order).
+    """A statement as authored and as rewritten, and the rewrites that changed it (each once,
+    in the order they first did).
 
     ``authored_targets(id)`` answers, for any target of the rewritten plan, the authored
     targets it stands for — each with its kind, label and authored origin (``Target`` of the
@@ -119,40 +119,80 @@ class RewrittenStatement:
 
 def rewrite_statement(statement: Statement, functions: FunctionRegistry | None = None,
                       rewrites: tuple[Rewrite, ...] | None = None) -> RewrittenStatement:
-    """Run the pipeline over one statement — or only ``rewrites``, in that order, repeated
-    until none changes the plan."""
+    """Run the pipeline over one statement — or only ``rewrites``, repeated until none changes
+    the plan (whole-plan ones first, then the others together in one walk, in the given
+    order)."""
     root = statement.root
     if root is None:
         return RewrittenStatement(statement, statement, ())
     ctx = RewriteContext(functions)
     ctx.reserve_plan(root)
-    fired: list[str] = []
+    fired: dict[str, None] = {}
 
-    def run(phase: tuple[Rewrite, ...], node: Relation) -> Relation:
-        for rewrite in phase:
+    def once(phase: tuple[Rewrite, ...], node: Relation) -> Transformed[Relation]:
+        changed = False
+        for rewrite in _in_one_walk(phase, fired):
             result = rewrite.apply(node, ctx)
             if result.changed:
                 check_interface(root, result.node, rewrite.name)
-                fired.append(rewrite.name)
-                node = result.node
-        return node
+                node, changed = result.node, True
+        return Transformed(node, changed)
 
     def until_fixed_point(phase: tuple[Rewrite, ...], node: Relation) -> Relation:
         for _ in range(MAX_ROUNDS):
-            before = len(fired)
-            node = run(phase, node)
-            if len(fired) == before:
+            result = once(phase, node)
+            node = result.node
+            if not result.changed:
                 break
         return node
 
     if rewrites is not None:
         root_now = until_fixed_point(rewrites, root)
     else:
-        root_now = run(AFTER, until_fixed_point(REPEATED, run(BEFORE, root)))
-    rewritten = replace(statement, root=root_now)
-    if getattr(statement, "ingress", ()):
-        rewritten = replace(rewritten, ingress=carry_ingress(statement.ingress, root_now))
+        root_now = once(AFTER, until_fixed_point(REPEATED, once(BEFORE, root).node)).node
+    rewritten = replace(statement, root=root_now, ingress=carry_ingress(statement.ingress, root_now))
     return RewrittenStatement(statement, rewritten, tuple(fired))
+
+
+def _in_one_walk(phase: tuple[Rewrite, ...], fired: dict[str, None]) -> tuple[Rewrite, ...]:
+    """``phase`` as the walks that apply it: each whole-plan rewrite on its own, then the
+    node-by-node ones together in a single walk, each node getting every one in turn — so the
+    work one leaves for another is done on the way up (a filter pushed below a projection that
+    has already merged with everything under it crosses one projection, not a stack of them).
+    Each rewrite records its name in ``fired`` when it changes something."""
+
+    def recorded(name: str, callback):
+        def call(node, ctx: RewriteContext):
+            result = callback(node, ctx)
+            if result.changed:
+                fired.setdefault(name)
+            return result
+
+        return call
+
+    def in_turn(callbacks):
+        if not callbacks:
+            return None
+
+        def call(node, ctx: RewriteContext):
+            changed = False
+            for callback in callbacks:
+                result = callback(node, ctx)
+                if result.changed:
+                    node, changed = result.node, True
+            return Transformed(node, changed)
+
+        return call
+
+    walks = [Rewrite(r.name, on_plan=recorded(r.name, r.on_plan)) for r in phase if r.on_plan is not None]
+    walked = [r for r in phase if r.on_plan is None]
+    if walked:
+        walks.append(Rewrite(
+            "+".join(r.name for r in walked),
+            on_relation=in_turn([recorded(r.name, r.on_relation) for r in walked if r.on_relation is not None]),
+            on_expr=in_turn([recorded(r.name, r.on_expr) for r in walked if r.on_expr is not None]),
+        ))
+    return tuple(walks)
 
 
 def rewrite_statements(statements: list[Statement], functions: FunctionRegistry | None = None

@@ -38,7 +38,7 @@ def standing_for(targets: Iterable[_Target]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(i for target in targets for i in authored_ids(target)))
 
 
-def plan_targets(root: "Relation") -> Iterator[tuple[str, tuple[str, ...]]]:
+def plan_targets(root: Relation) -> Iterator[tuple[str, tuple[str, ...]]]:
     """``(id, authored ids)`` of every target of a plan: relations, the fields they create,
     expressions (an expression read in several places is listed for each)."""
     for relation in walk_relations(root):
@@ -50,7 +50,7 @@ def plan_targets(root: "Relation") -> Iterator[tuple[str, tuple[str, ...]]]:
                 yield node.id, authored_ids(node)
 
 
-def standing_in(root: "Relation") -> dict[str, list[str]]:
+def standing_in(root: Relation) -> dict[str, list[str]]:
     """Authored target id → the targets of the (rewritten) plan under ``root`` that stand
     for it, in plan order."""
     out: dict[str, list[str]] = {}
@@ -62,7 +62,7 @@ def standing_in(root: "Relation") -> dict[str, list[str]]:
     return out
 
 
-def carry_ingress(origins: tuple, root: "Relation") -> tuple:
+def carry_ingress(origins: tuple, root: Relation) -> tuple:
     """Ingress origins (``ir.ingress.IngressOrigin``) re-pointed at the rewritten targets
     that stand for the authored targets they named: a client plan's node keeps naming what
     it produced, through every rewrite (RFC: ingress-origin relationships are preserved)."""

@@ -27,7 +27,6 @@ from ..ir import (
     CandidateRef,
     CteRef,
     Distinct,
-    Expr,
     Filter,
     Join,
     Limit,
