@@ -121,7 +121,7 @@ class RewriteQueryWriter:
             options += [
                 lambda: f"EXISTS (SELECT 1 FROM u AS e WHERE e.k = {r()} AND e.x > 0)",
                 lambda: f"NOT EXISTS (SELECT e.y FROM u AS e WHERE e.k = {r()})",
-                lambda: f"EXISTS (SELECT 1 FROM v AS e WHERE e.z > 2)",
+                lambda: "EXISTS (SELECT 1 FROM v AS e WHERE e.z > 2)",
                 lambda: f"{r()} IN (SELECT e.x FROM u AS e WHERE e.y > 1)",
                 lambda: f"{r()} IN (SELECT e.x + 1 FROM u AS e WHERE e.k = {r()})",
                 lambda: f"{r()} IN (SELECT myudf(e.x) FROM u AS e WHERE e.k = {r()})",
