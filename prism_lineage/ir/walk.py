@@ -111,10 +111,21 @@ def transform(
 _IDENTITY = frozenset({"id", "origin", "type", "authored"})
 
 
+_HELD: dict[type, tuple[str, ...]] = {}
+
+
+def _held(node: Any) -> tuple[str, ...]:
+    """The names of the attributes ``node`` holds (not ``_IDENTITY``), per class: walks call
+    this for every node, and ``dataclasses.fields`` rebuilds its answer each time."""
+    names = _HELD.get(type(node))
+    if names is None:
+        names = _HELD[type(node)] = tuple(f.name for f in dataclasses.fields(node) if f.name not in _IDENTITY)
+    return names
+
+
 def _node_values(node: Any) -> Iterator[Any]:
-    for f in dataclasses.fields(node):
-        if f.name not in _IDENTITY:
-            yield getattr(node, f.name)
+    for name in _held(node):
+        yield getattr(node, name)
 
 
 def _exprs_in(value: Any) -> Iterator[Expr]:
@@ -131,13 +142,11 @@ def _exprs_in(value: Any) -> Iterator[Expr]:
 
 def _rebuild(node: Any, rel: Callable, expr: Callable) -> Transformed[Any]:
     changes: dict[str, Any] = {}
-    for f in dataclasses.fields(node):
-        if f.name in _IDENTITY:
-            continue
-        value = getattr(node, f.name)
+    for name in _held(node):
+        value = getattr(node, name)
         new = _map_value(value, rel, expr)
         if new is not value:
-            changes[f.name] = new
+            changes[name] = new
     if not changes:
         return Transformed.no(node)
     return Transformed.yes(dataclasses.replace(node, **changes))
