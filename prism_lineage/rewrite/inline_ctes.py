@@ -1,8 +1,8 @@
 """Inline CTEs: each reference to a ``WITH`` definition is replaced by the definition itself,
 and whatever read the reference's fields reads the definition's fields.
 
-The first reference (in plan order) takes the definition as it is, with its authored ids.
-Every further reference takes a copy: a self-join of a CTE keeps two sides with their own
+The first reference (in plan order) takes the definition as it is, with its authored ids
+(unless a reference that stays a CTE still reads it).  Every further reference takes a copy: a self-join of a CTE keeps two sides with their own
 targets (identity is the id, never the structure).  A copy's targets get ids derived from
 the authored ones and the reference (``<authored id>/<reference id>``) and ``authored``
 naming the authored target each copies.  A copy is made only while the plan stays small:
@@ -44,22 +44,31 @@ COPY_LIMIT = 200
 def inline_ctes(root: Relation, ctx: RewriteContext) -> Transformed[Relation]:
     """Inline every CTE reference under ``root`` (a whole-plan rewrite: readers of a
     reference's fields anywhere in the plan are redirected)."""
-    readers = Counter(r.definition.id for r in walk_relations(root) if isinstance(r, CteRef))
-    if not readers:
+    references = [r for r in walk_relations(root) if isinstance(r, CteRef)]
+    if not references:
         return Transformed.no(root)
+    readers = Counter(r.definition.id for r in references)
     outputs = {f.id for f in root.fields}
-    placed: Counter[str] = Counter()
+    kept = {
+        r.id for r in references
+        if outputs & {f.id for f in r.columns} or (readers[r.definition.id] > 1 and _size(r.definition) > COPY_LIMIT)
+    }
+    # A definition a kept reference still reads is never placed as it is elsewhere too: one
+    # node under two parents would be rewritten as one by some rewrites and not others.
+    still_read = {r.definition.id for r in references if r.id in kept}
+    placed: set[str] = set()
     renamed: dict[str, str] = {}
 
     def on_relation(node: Relation) -> Transformed[Relation]:
         if isinstance(node, CteRef):
-            if outputs & {f.id for f in node.columns}:
+            if node.id in kept:
                 return Transformed.no(node)
             definition = node.definition
-            if readers[definition.id] > 1 and _size(definition) > COPY_LIMIT:
-                return Transformed.no(node)
-            body = copy_plan(definition, node.id, ctx) if placed[definition.id] else definition
-            placed[definition.id] += 1
+            if definition.id in placed or definition.id in still_read:
+                body = copy_plan(definition, node.id, ctx)
+            else:
+                body = definition
+                placed.add(definition.id)
             renamed.update(zip((f.id for f in node.columns), (f.id for f in body.fields)))
             return Transformed.yes(body)
         if isinstance(node, RecursiveRef) and renamed.keys() & set(node.cte_fields):

@@ -62,3 +62,27 @@ def test_a_correlated_reference_to_a_cte_reads_the_inlined_definition() -> None:
     sql = "WITH w AS (SELECT a, k FROM t) SELECT w.a FROM w WHERE EXISTS (SELECT 1 FROM u WHERE u.k = w.k)"
     [result] = rewritten(sql, rewrites=ONLY)
     assert not operators(result.rewritten.root, CteRef)
+
+
+def test_a_definition_a_kept_reference_still_reads_is_copied_not_shared() -> None:
+    # A semi join of two references as the statement's root: the left reference's fields are
+    # the output (it stays a CTE), so the right one takes a copy, not the definition itself.
+    from dataclasses import replace
+
+    from prism_lineage.explain import lower
+    from prism_lineage.ir import JoinKind
+    from prism_lineage.rewrite import rewrite_statement
+    from rewrite_checks import SCHEMA, check_authored_links, check_same_lineage
+
+    from prism_lineage.functions import FunctionRegistry
+
+    [statement] = lower("WITH w AS (SELECT a, k FROM t) SELECT w1.a FROM w AS w1 JOIN w AS w2 ON w1.k = w2.k",
+                        SCHEMA, "duckdb")
+    [join] = operators(statement.root, Join)
+    statement = replace(statement, root=replace(join, kind=JoinKind.SEMI))
+    result = rewrite_statement(statement, rewrites=ONLY)
+    check_authored_links(result)
+    check_same_lineage([statement], [result.rewritten], FunctionRegistry.default())
+    root = result.rewritten.root
+    assert isinstance(root.left, CteRef) and not isinstance(root.right, CteRef)
+    assert root.right.id == f"{root.left.definition.id}/{join.right.id}"
