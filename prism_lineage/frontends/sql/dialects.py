@@ -12,10 +12,14 @@ def known_dialects() -> list[str]:
     return sorted(d.value for d in Dialects if d.value)
 
 
+# Other names engines are known by (DataHub's platform names among them).
+ALIASES = {"mssql": "tsql", "sqlserver": "tsql", "postgresql": "postgres", "awsathena": "athena"}
+
+
 def get_dialect(name: str | None) -> Dialect:
     """The sqlglot dialect called ``name`` (``None`` or ``""``: sqlglot's default dialect)."""
     try:
-        return Dialect.get_or_raise(name or None)
+        return Dialect.get_or_raise(ALIASES.get(name.lower(), name) if name else None)
     except (ValueError, KeyError):
         raise UnknownDialectError(str(name), known_dialects()) from None
 

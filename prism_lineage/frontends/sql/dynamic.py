@@ -66,12 +66,9 @@ def _parse_in_place(sql: str, ctx: LoweringContext) -> list[exp.Expression]:
 
 
 def _unknown(node: exp.Expression, ctx: LoweringContext, reason: str) -> Statement:
-    origin = ctx.origin(node)
-    if origin is None:
-        for child in node.walk():
-            origin = ctx.origin(child)
-            if origin is not None:
-                break
+    from .writes import statement_origin
+
+    origin = statement_origin(node, ctx)
     ctx.uncertain_about(reason, None, origin)
     return Statement(ctx.statement, "execute", None, origin, uncertain=tuple(ctx.uncertain))
 

@@ -69,4 +69,4 @@ def _no_data(node: exp.Expression, kind: str, ctx: LoweringContext) -> Statement
     target = None
     if isinstance(table, exp.Table) and isinstance(table.this, exp.Identifier):
         target = writes.resolve_target(table, ctx).name
-    return Statement(ctx.statement, kind, None, writes._statement_origin(node, ctx), target, ())
+    return Statement(ctx.statement, kind, None, writes.statement_origin(node, ctx), target, ())

@@ -124,7 +124,8 @@ def _ctes(node: exp.Expression, queries: QueryLowerer) -> CteEnv:
     return queries._define_ctes(with_, CteEnv()) if with_ is not None else CteEnv()
 
 
-def _statement_origin(node: exp.Expression, ctx: LoweringContext) -> Origin | None:
+def statement_origin(node: exp.Expression, ctx: LoweringContext) -> Origin | None:
+    """Where a statement starts (its own token, or its first positioned one)."""
     origin = ctx.origin(node)
     if origin is None:
         for child in node.walk():
@@ -148,7 +149,7 @@ def _mismatch(statement: str, target: Target, names: list[str], width: int, orig
 
 def lower_insert(node: exp.Insert, ctx: LoweringContext) -> Statement:
     kind = "insert_overwrite" if node.args.get("overwrite") else "insert"
-    origin = _statement_origin(node, ctx)
+    origin = statement_origin(node, ctx)
     table_node = _table_of(node.this)
     if table_node is None:
         return unanalysed(node, ctx, kind, f"{kind.upper().replace('_', ' ')} into "
@@ -233,7 +234,7 @@ def _with_constants(root: Relation, constants: list[tuple[str, Expr]], ctx: Lowe
 
 def lower_create(node: exp.Create, ctx: LoweringContext) -> Statement:
     created = str(node.args.get("kind") or "").upper()
-    origin = _statement_origin(node, ctx)
+    origin = statement_origin(node, ctx)
     properties = node.args.get("properties")
     props = properties.expressions if properties is not None else []
     materialized = any(isinstance(p, exp.MaterializedProperty) for p in props) or "MATERIALIZED" in created
@@ -290,7 +291,7 @@ def _create_empty(node: exp.Create, kind: str, target: Target, listed, origin: O
 def lower_select_into(node: exp.Select, ctx: LoweringContext) -> Statement:
     """``SELECT … INTO t FROM …`` (T-SQL, Postgres): creates ``t`` from the query."""
     into = node.args["into"]
-    origin = _statement_origin(node, ctx)
+    origin = statement_origin(node, ctx)
     table_node = _table_of(into.this)
     query = node.copy()
     query.set("into", None)
@@ -402,7 +403,7 @@ def _modify_statement(kind: str, target: Target, rows: Relation, clauses: list[W
 
 
 def lower_update(node: exp.Update, ctx: LoweringContext) -> Statement:
-    origin = _statement_origin(node, ctx)
+    origin = statement_origin(node, ctx)
     table_node = node.this if isinstance(node.this, exp.Table) else None
     if table_node is None or not isinstance(table_node.this, exp.Identifier):
         return unanalysed(node, ctx, "update", "UPDATE of something other than a table is not analysed")
@@ -481,7 +482,7 @@ def _assignments(node: exp.Expression, columns: _Columns, matched: _MatchedRows,
 
 
 def lower_delete(node: exp.Delete, ctx: LoweringContext) -> Statement:
-    origin = _statement_origin(node, ctx)
+    origin = statement_origin(node, ctx)
     named = node.args.get("tables") or []
     table_node = named[0] if named and isinstance(named[0], exp.Table) else node.this
     if not isinstance(table_node, exp.Table) or not isinstance(table_node.this, exp.Identifier):
@@ -497,7 +498,7 @@ def lower_delete(node: exp.Delete, ctx: LoweringContext) -> Statement:
 
 
 def lower_merge(node: exp.Merge, ctx: LoweringContext) -> Statement:
-    origin = _statement_origin(node, ctx)
+    origin = statement_origin(node, ctx)
     table_node = node.this if isinstance(node.this, exp.Table) else None
     if table_node is None or not isinstance(table_node.this, exp.Identifier):
         return unanalysed(node, ctx, "merge", "MERGE into something other than a table is not analysed")
@@ -720,7 +721,7 @@ def unanalysed(node: exp.Expression, ctx: LoweringContext, kind: str, reason: st
                target: str | None = None) -> Statement:
     """A statement whose lineage is unknown: ``reason`` says why (it ends the sentence
     "…, so its lineage is unknown")."""
-    origin = _statement_origin(node, ctx)
+    origin = statement_origin(node, ctx)
     ctx.uncertain_about(f"{reason}, so its lineage is unknown", None, origin)
     return Statement(ctx.statement, kind, None, origin, target, uncertain=tuple(ctx.uncertain))
 
