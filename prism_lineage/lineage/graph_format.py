@@ -40,6 +40,7 @@ class EdgeModel(_Frozen):
     expression: str | None = None
     evidence: dict
     reason: str | None = None
+    path: str | None = None  # the part of the source read (specs/nested.md)
 
 
 class LinkModel(_Frozen):
@@ -80,7 +81,7 @@ def graph_model(graphs: list[LineageGraph]) -> GraphModel:
                 source=e.source, target=e.target, relationship=e.relationship.value,
                 transformation=e.transformation.value, confidence=e.confidence.value, expression=e.expression,
                 evidence={"rule": e.rule, "node": e.node, "origin": _origin(e.origin).model_dump() if e.origin else None},
-                reason=e.reason,
+                reason=e.reason, path=e.path,
             )
             for e in graph.edges
         ]
@@ -119,10 +120,11 @@ def render_graph_text(graphs: list[LineageGraph]) -> str:
         for edge in graph.edges:
             where = f" at {edge.origin.render()}" if edge.origin else ""
             reason = f" ({edge.reason})" if edge.reason else ""
+            path = f" path={edge.path}" if edge.path else ""
             lines.append(
                 f"  {_describe(targets.get(edge.source), edge.source)} → {_describe(targets.get(edge.target), edge.target)}"
                 f"  {edge.relationship.value}/{edge.transformation.value}/{edge.confidence.value}"
-                f"  rule={edge.rule}{where}{reason}"
+                f"  rule={edge.rule}{where}{path}{reason}"
             )
         if statement.ingress:
             lines.append("ingress (provenance from the client plan, not lineage):")
@@ -164,7 +166,7 @@ def _plan_lines(relation: Relation, depth: int, lines: list[str], shown: set[str
 
 def _operator_detail(relation: Relation) -> str:
     parts = []
-    for attribute in ("table", "name", "kind", "clause"):
+    for attribute in ("table", "name", "function", "target", "kind", "clause"):
         value = getattr(relation, attribute, None)
         if value is not None and not (attribute == "clause" and value == "where"):
             parts.append(getattr(value, "value", value))
