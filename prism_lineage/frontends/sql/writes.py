@@ -165,6 +165,8 @@ def lower_insert(node: exp.Insert, ctx: LoweringContext) -> Statement:
     root = queries.lower_query(query, None, _ctes(node, queries))
     static = _static_partitions(table_node, target, ctx)
     names = _insert_names(node, target, root, static, ctx)
+    if len(names) != len(root.fields) and _only_stars(root):
+        root = _spread_star(root, names, ctx)
     if static:
         root = _with_constants(root, static, ctx)
         names = names + [name for name, _ in static]
@@ -199,9 +201,24 @@ def _insert_names(node: exp.Insert, target: Target, root: Relation, static: list
             None, target.origin,
         )
         return names
-    if len(names) != width:
+    if len(names) != width and not _only_stars(root):
         raise _mismatch(statement, target, names, width, root.origin or target.origin)
     return names
+
+
+def _only_stars(relation: Relation) -> bool:
+    """``SELECT * FROM t`` over a table without a schema: any number of columns."""
+    return bool(relation.fields) and all(f.name == "*" or f.name.endswith(".*") for f in relation.fields)
+
+
+def _spread_star(root: Relation, names: list[str], ctx: LoweringContext) -> Relation:
+    """Each written column from the star that stands for the query's unknown columns."""
+    origin = root.origin
+    project_id = ctx.ids.new("project", origin)
+    star = root.fields[0]
+    refs = tuple(FieldRef(ctx.ids.new("col", origin), origin, None, star.id) for _ in names)
+    return Project(project_id, origin, root, refs,
+                   tuple(Field(field_id(project_id, i), name, None, origin) for i, name in enumerate(names)))
 
 
 def _static_partitions(table_node: exp.Table, target: Target, ctx: LoweringContext) -> list[tuple[str, Expr]]:
@@ -265,7 +282,9 @@ def lower_create(node: exp.Create, ctx: LoweringContext) -> Statement:
     root = queries.lower_query(query, None, _ctes(node, queries))
     names = [f.name for f in root.fields]
     if listed:
-        if len(listed) != len(names):
+        if len(listed) != len(names) and _only_stars(root):
+            root = _spread_star(root, [n for n, _ in listed], ctx)
+        elif len(listed) != len(names):
             raise _mismatch(f"CREATE {created}", target, [n for n, _ in listed], len(names), root.origin or origin)
         names = [name for name, _ in listed]
     return Statement(ctx.statement, kind, root, origin, target.name, _writes(names, root.fields),
