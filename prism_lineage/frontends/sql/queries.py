@@ -527,9 +527,9 @@ class QueryLowerer:
                 star = f
             else:
                 columns.append((name, f))
-        stars = sum(1 for f in relation.fields if f.name == "*" or f.name.endswith(".*"))
+        stars = tuple(f for f in relation.fields if f.name == "*" or f.name.endswith(".*"))
         source = Source(alias or "", alias or "subquery", relation.id, columns, aliased=True, star=star,
-                        named_star=stars == 1)
+                        named_star=len(stars) == 1, other_stars=stars[:-1])
         return (lambda: relation), [source]
 
     def _cte_source(self, definition: CteDef, alias: str, column_aliases: list[str], origin: Origin | None):
@@ -555,8 +555,9 @@ class QueryLowerer:
                 star = f
             else:
                 columns.append((f.name, f))
-        stars = sum(1 for f in relation.fields if f.name == "*" or f.name.endswith(".*"))
-        source = Source(alias, definition.name, relation.id, columns, aliased=True, star=star, named_star=stars == 1)
+        stars = tuple(f for f in relation.fields if f.name == "*" or f.name.endswith(".*"))
+        source = Source(alias, definition.name, relation.id, columns, aliased=True, star=star,
+                        named_star=len(stars) == 1, other_stars=stars[:-1])
         return (lambda: relation), [source]
 
     def _opaque(self, item: exp.Expression, alias: str | None, column_aliases: list[str]):

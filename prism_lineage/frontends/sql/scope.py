@@ -39,6 +39,7 @@ class Source:
     # The star is a derived table's only one (``(SELECT *, … FROM t)`` with ``t`` schema-less):
     # a column named through it can only be that column of ``t``.
     named_star: bool = False
+    other_stars: tuple[Field, ...] = ()  # more stars (``SELECT * FROM a JOIN b``, both schema-less)
     _index: dict[str, list[Field]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -248,6 +249,11 @@ class Scope:
     def _open_ref(self, source: Source, name: str, origin: Origin | None, depth: int) -> Expr:
         """A column a schema does not declare: of a table read without one, or named through a
         derived table's star (then the column of the same name under the star)."""
+        if source.scan is None and source.other_stars:
+            # The name is a column of one of several tables whose columns are unknown.
+            stars = source.other_stars + (source.open_column(name),)
+            return CandidateRef(self.ctx.ids.new("col", origin), origin, None, tuple(s.id for s in stars),
+                                f"column '{name}' could be any of {', '.join(s.name for s in stars)} of {source.label}")
         ref = self._ref(source.open_column(name), origin, depth)
         if source.scan is None and source.named_star:
             return NestedAccess(self.ctx.ids.new("access", origin), origin, None, ref, (f".{name}",),
