@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -51,6 +52,9 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # sqlglot logs a warning for statements it reads only as commands (CALL, EXECUTE
+    # IMMEDIATE …); the answer says what was not analysed, and stderr is for one error line.
+    logging.getLogger("sqlglot").setLevel(logging.ERROR)
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
