@@ -67,6 +67,7 @@ class CallLineage:
 
 
 _PLAIN = CallLineage(Transformation.EXPRESSION, Confidence.EXACT)
+_BUILTINS: "FunctionRegistry | None" = None
 
 
 class FunctionRegistry:
@@ -81,13 +82,19 @@ class FunctionRegistry:
 
     @classmethod
     def default(cls) -> "FunctionRegistry":
-        """The built-in facts (``prism_lineage.functions.builtins``)."""
-        from .builtins import builtin_functions
+        """The built-in facts (``prism_lineage.functions.builtins``): a fresh registry, so
+        what a caller registers stays its own; the built-ins are read once per process."""
+        global _BUILTINS
+        if _BUILTINS is None:
+            from .builtins import builtin_functions
 
-        return cls(builtin_functions())
+            _BUILTINS = cls(builtin_functions())
+        return _BUILTINS.copy()
 
     def copy(self) -> "FunctionRegistry":
-        return FunctionRegistry(self._infos.values())
+        registry = FunctionRegistry.__new__(FunctionRegistry)
+        registry._infos = dict(self._infos)  # FunctionInfo is frozen: sharing entries is safe
+        return registry
 
     def register(self, info: FunctionInfo) -> None:
         """Add or replace the facts of ``info.name`` (a user's entry wins over a built-in)."""

@@ -29,7 +29,8 @@ class IdAllocator:
         if origin is None:
             key = f"{self._prefix}.{kind}"
         else:
-            key = f"{self._prefix}.{kind}@{origin.line}:{origin.column}"
+            line, column = origin.position()
+            key = f"{self._prefix}.{kind}@{line}:{column}"
         count = self._seen.get(key)
         if count is None:
             self._seen[key] = 1

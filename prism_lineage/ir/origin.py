@@ -5,79 +5,57 @@ from __future__ import annotations
 from bisect import bisect_right
 
 
-class Origin:
+class Origin(tuple):
     """A span of authored source (immutable).
 
     SQL origins carry the statement index and 1-based line/column of the first and last
     character; Python call sites carry the file and line (columns are 0 when unknown).
 
     An origin in a SQL text keeps the text's line table and its character offsets and works
-    out line and column only when asked: most origins are never shown (``explain`` answers do
-    not print them), and lowering makes one for every expression.
+    out line and column when asked: most origins are never shown (``explain`` answers do not
+    print them), and lowering makes one for every expression, so making one must be cheap —
+    hence a tuple: ``(start, end, statement, file, text, line, column, end_line, end_column)``.
     """
 
-    __slots__ = ("_line", "_column", "_end_line", "_end_column", "statement", "file", "start", "end", "_text")
+    __slots__ = ()
 
-    def __init__(self, line: int, column: int, end_line: int, end_column: int, statement: int | None = None,
-                 file: str | None = None, start: int = -1, end: int = -1):
-        setter = object.__setattr__
-        setter(self, "_line", line)
-        setter(self, "_column", column)
-        setter(self, "_end_line", end_line)
-        setter(self, "_end_column", end_column)
-        setter(self, "statement", statement)
-        setter(self, "file", file)
-        # Character offsets into the text (first and last character), -1 when not from a
-        # text; kept so spans can be joined cheaply.
-        setter(self, "start", start)
-        setter(self, "end", end)
-        setter(self, "_text", None)
+    def __new__(cls, line: int, column: int, end_line: int, end_column: int, statement: int | None = None,
+                file: str | None = None, start: int = -1, end: int = -1):
+        return tuple.__new__(cls, (start, end, statement, file, None, line, column, end_line, end_column))
 
     @classmethod
     def in_text(cls, text: "SourceText", start: int, end: int, statement: int | None) -> "Origin":
-        origin = cls.__new__(cls)
-        setter = object.__setattr__
-        setter(origin, "_line", None)
-        setter(origin, "_end_line", None)
-        setter(origin, "statement", statement)
-        setter(origin, "file", text.file)
-        setter(origin, "start", start)
-        setter(origin, "end", end)
-        setter(origin, "_text", text)
-        return origin
+        return tuple.__new__(cls, (start, end, statement, text.file, text, None, None, None, None))
 
-    def __setattr__(self, name, value):
-        raise AttributeError(f"Origin is immutable: cannot set {name}")
+    # Character offsets into the text (first and last character), -1 when not from a text;
+    # kept so spans can be joined cheaply.
+    start = property(lambda self: self[0])
+    end = property(lambda self: self[1])
+    statement = property(lambda self: self[2])
+    file = property(lambda self: self[3])
 
-    @property
-    def line(self) -> int:
-        if self._line is None:
-            line, column = self._text.position(self.start)
-            object.__setattr__(self, "_line", line)
-            object.__setattr__(self, "_column", column)
-        return self._line
+    def position(self) -> tuple[int, int]:
+        """(line, column) of the first character."""
+        text = self[4]
+        return text.position(self[0]) if text is not None else (self[5], self[6])
 
-    @property
-    def column(self) -> int:
-        return self._column if self._line is not None else (self.line and self._column)
+    def end_position(self) -> tuple[int, int]:
+        text = self[4]
+        return text.position(self[1]) if text is not None else (self[7], self[8])
 
-    @property
-    def end_line(self) -> int:
-        if self._end_line is None:
-            line, column = self._text.position(self.end)
-            object.__setattr__(self, "_end_line", line)
-            object.__setattr__(self, "_end_column", column)
-        return self._end_line
-
-    @property
-    def end_column(self) -> int:
-        return self._end_column if self._end_line is not None else (self.end_line and self._end_column)
+    line = property(lambda self: self.position()[0])
+    column = property(lambda self: self.position()[1])
+    end_line = property(lambda self: self.end_position()[0])
+    end_column = property(lambda self: self.end_position()[1])
 
     def _key(self) -> tuple:
-        return (self.line, self.column, self.end_line, self.end_column, self.statement, self.file)
+        return (*self.position(), *self.end_position(), self[2], self[3])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Origin) and self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -88,8 +66,7 @@ class Origin:
 
     def __reduce__(self):
         # Pickle (``--jobs`` workers) as a plain origin: the line table stays behind.
-        return (Origin, (self.line, self.column, self.end_line, self.end_column, self.statement, self.file,
-                         self.start, self.end))
+        return (Origin, (*self.position(), *self.end_position(), self[2], self[3], self[0], self[1]))
 
     def render(self) -> str:
         where = f"{self.file}:" if self.file else ""
@@ -134,12 +111,17 @@ class SourceText:
         return line, offset - self._line_starts[line - 1] + 1
 
     def span(self, start: int, end: int, statement: int | None = None) -> Origin:
-        return Origin.in_text(self, start, end, self.statement if statement is None else statement)
+        return tuple.__new__(Origin, (start, end, self.statement if statement is None else statement, self.file,
+                                      self, None, None, None, None))
 
     def join(self, first: Origin | None, last: Origin | None) -> Origin | None:
         """The span from the start of ``first`` to the end of ``last`` (either may be absent)."""
         if first is None:
             return last
-        if last is None or (first.start <= last.start and first.end >= last.end):
+        if last is None:
             return first
-        return self.span(min(first.start, last.start), max(first.end, last.end), first.statement)
+        first_start, first_end, last_start, last_end = first[0], first[1], last[0], last[1]
+        if first_start <= last_start and first_end >= last_end:
+            return first
+        return tuple.__new__(Origin, (min(first_start, last_start), max(first_end, last_end), first[2], self.file,
+                                      self, None, None, None, None))

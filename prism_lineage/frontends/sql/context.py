@@ -83,9 +83,12 @@ class LoweringContext:
     def origin(self, node: exp.Expression | None) -> Origin | None:
         """The span of the token that carries ``node``'s position, if the parser kept one."""
         meta = node._meta if node is not None else None
-        if not meta or "start" not in meta:
+        if not meta:
             return None
-        return self.text.span(meta["start"], meta["end"], self.statement)
+        start = meta.get("start")
+        if start is None:
+            return None
+        return self.text.span(start, meta["end"], self.statement)
 
     def join(self, first: Origin | None, last: Origin | None) -> Origin | None:
         return self.text.join(first, last)

@@ -97,12 +97,14 @@ class Source:
         return all(a.lower() == b.lower() for a, b in zip(tail, parts))
 
 
+_NONE: list = []
+
 # A column of a ``USING`` / ``NATURAL`` join: builds the merged reference for an origin.
 MergedColumn = Callable[[Origin | None], Expr]
 
 
 class Scope:
-    __slots__ = ("ctx", "sources", "merged", "star_order", "outer", "select_aliases")
+    __slots__ = ("ctx", "sources", "merged", "star_order", "outer", "select_aliases", "_by_name", "_by_alias")
 
     def __init__(self, ctx: LoweringContext, outer: "Scope | None" = None):
         self.ctx = ctx
@@ -115,12 +117,18 @@ class Scope:
         self.outer = outer
         # Select-list aliases a clause may fall back to (set by the SELECT being lowered).
         self.select_aliases: dict[str, exp.Expression] = {}
+        # Lookup indexes (lower-case column name → sources that declare it; alias → first
+        # source), built on first use after the sources change: a query over many tables
+        # resolves each name by one lookup instead of asking every source.
+        self._by_name: dict[str, list[Source]] | None = None
+        self._by_alias: dict[str, Source] | None = None
 
     # --- building ------------------------------------------------------------------------
 
     def add(self, source: Source) -> None:
         self.sources.append(source)
         self.star_order.append((source, frozenset()))
+        self._by_name = self._by_alias = None
 
     def merge_using(self, names: list[str], merged: dict[str, MergedColumn], right: Source) -> None:
         """Record a USING join: merged columns come first in ``*``, once each."""
@@ -131,6 +139,7 @@ class Scope:
             if not (isinstance(entry, str) and entry.lower() in lowered)
         ]
         self.sources.append(right)
+        self._by_name = self._by_alias = None
         self.star_order = [(n, merged[n]) for n in names] + rest + [(right, lowered)]
         for n in names:
             self.merged[n.lower()] = merged[n]
@@ -158,10 +167,29 @@ class Scope:
     # --- lookups -------------------------------------------------------------------------
 
     def source(self, parts: tuple[str, ...]) -> Source | None:
+        if len(parts) == 1:
+            by_alias = self._by_alias
+            if by_alias is None:
+                by_alias = self._by_alias = {}
+                for source in self.sources:
+                    by_alias.setdefault(source.alias.lower(), source)
+            return by_alias.get(parts[0].lower())
         for source in self.sources:
             if source.matches_qualifier(parts):
                 return source
         return None
+
+    def sources_with(self, name: str) -> list[Source]:
+        """The sources that declare a column ``name`` (any case)."""
+        by_name = self._by_name
+        if by_name is None:
+            by_name = self._by_name = {}
+            for source in self.sources:
+                for known in source.names():
+                    holders = by_name.setdefault(known.lower(), [])
+                    if not holders or holders[-1] is not source:
+                        holders.append(source)
+        return by_name.get(name.lower(), _NONE)
 
     def aliases(self) -> list[str]:
         return [s.alias for s in self.sources]
@@ -204,7 +232,7 @@ class Scope:
             merged = scope.merged.get(name.lower())
             if merged is not None:
                 return self._maybe_candidates(merged(origin), open_inner, name, origin, depth)
-            matches = [(s, f) for s in scope.sources if (f := s.find(name)) is not None]
+            matches = [(s, f) for s in scope.sources_with(name) if (f := s.find(name)) is not None]
             if len(matches) > 1:
                 raise AmbiguousColumnError(name, [f"{s.alias}.{name}" for s, _ in matches], origin)
             if matches:
