@@ -6,7 +6,7 @@ from ..ir import Modify, Statement
 from ..lineage.edges import column_name
 from ..lineage.graph import LineageGraph
 from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship
-from ..lineage.paths import covers, split
+from ..lineage.paths import SEPARATOR, covers, split
 from .models import FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
 
 
@@ -34,8 +34,6 @@ def _source(column: str, relationship: str, transformation: str, confidence: str
 def _without_covered_paths(sources: list) -> list:
     """A column read whole (or at a shorter path) already covers its parts read elsewhere in
     the same field under the same kind: ``a`` covers ``a.x``, ``a.x`` covers ``a.x[0]``."""
-    if not any(split(column)[1] for _, column, _ in sources):
-        return sources
     read: dict[tuple, list[str | None]] = {}
     for relationship, column, _ in sources:
         target, path = split(column)
@@ -47,6 +45,10 @@ def _without_covered_paths(sources: list) -> list:
             continue
         kept.append((relationship, column, found))
     return kept
+
+
+_VALUE = Relationship.VALUE
+_EXACT = Confidence.EXACT
 
 
 def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnswer:
@@ -75,29 +77,54 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
         else:
             outputs = [(f.name, f.id) for f in root.fields]
         answers = graph.end_to_end.answer([target for _, target in outputs], root.id)
+        # Fields of one relation share their indirect sources (often the very same mapping):
+        # render each mapping once.  Value sources sort before every indirect kind, so a
+        # field's answer is its rendered value part followed by its indirect part.
+        rendered_indirect: dict[int, tuple[list[SourceColumn], list[str]]] = {}
         for (name, _), (values, indirect) in zip(outputs, answers):
-            sources = [
-                (Relationship.VALUE, column, found) for column, found in values.items()
-            ] + [(relationship, column, found) for (column, relationship), found in indirect.items()]
-            fields.append(FieldAnswer.model_construct(name=name, sources=_render(sources, name, note)))
+            value_part, value_notes = _render([(_VALUE, column, found) for column, found in values.items()])
+            cached = rendered_indirect.get(id(indirect))
+            if cached is None:
+                cached = _render([(relationship, column, found) for (column, relationship), found in indirect.items()])
+                rendered_indirect[id(indirect)] = cached
+            indirect_part, indirect_notes = cached
+            for reason in value_notes + indirect_notes:
+                note(name, reason)
+            fields.append(FieldAnswer.model_construct(name=name, sources=value_part + indirect_part))
     rows = None
     if isinstance(root, Modify):
         indirect = graph.end_to_end.indirect_sources(root.id)
-        rows = _render([(relationship, column, found) for (column, relationship), found in indirect.items()],
-                       None, note)
+        rows, notes = _render([(relationship, column, found) for (column, relationship), found in indirect.items()])
+        for reason in notes:
+            note(None, reason)
     return StatementAnswer.model_construct(
         index=statement.index, kind=statement.kind, target=statement.target, fields=fields, uncertain=uncertain,
         rows=rows,
     )
 
 
-def _render(sources: list, name: str | None, note) -> list[SourceColumn]:
-    sources = _without_covered_paths(sources)
+# Rendered sources by (relationship, column key, transformation, confidence): the same
+# dependency recurs across fields and statements.
+_RENDERED: dict[tuple, SourceColumn] = {}
+
+
+def _render(sources: list) -> tuple[list[SourceColumn], list[str]]:
+    """The answer's sources, sorted by kind then column, and the reasons of non-exact ones."""
+    if any(SEPARATOR in column for _, column, _ in sources):
+        sources = _without_covered_paths(sources)
     sources.sort(key=lambda s: (RELATIONSHIP_ORDER[s[0]], s[1]))
     rendered = []
+    notes = []
     for relationship, column, (transformation, confidence, reason) in sources:
-        target, path = split(column)
-        rendered.append(_source(column_name(target), relationship.value, transformation.value, confidence.value, path))
-        if confidence is not Confidence.EXACT:
-            note(name, reason or f"lineage from {column_name(target)} is {confidence.value}")
-    return rendered
+        key = (relationship, column, transformation, confidence)
+        source = _RENDERED.get(key)
+        if source is None:
+            if len(_RENDERED) >= _SOURCES_LIMIT:
+                _RENDERED.clear()
+            target, path = split(column)
+            source = _source(column_name(target), relationship.value, transformation.value, confidence.value, path)
+            _RENDERED[key] = source
+        rendered.append(source)
+        if confidence is not _EXACT:
+            notes.append(reason or f"lineage from {source.column} is {confidence.value}")
+    return rendered, notes
