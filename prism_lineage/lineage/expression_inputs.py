@@ -35,6 +35,11 @@ from ..ir.expressions import children
 from .kinds import Confidence, Transformation, strongest, weakest
 
 EXACT = Confidence.EXACT
+_CONSERVATIVE = Confidence.CONSERVATIVE
+_IDENTITY = Transformation.IDENTITY
+_EXPRESSION = Transformation.EXPRESSION
+_AGGREGATE = Transformation.AGGREGATE
+_WINDOW = Transformation.WINDOW
 _ACCESS = {AccessKind.NESTED: Transformation.NESTED_ACCESS,
            AccessKind.SEMI_STRUCTURED: Transformation.SEMI_STRUCTURED_ACCESS,
            AccessKind.COLUMN: Transformation.IDENTITY}
@@ -61,12 +66,20 @@ def _classify(call: Call, functions):
 
 def value_inputs(expr: Expr, functions=None) -> list[Input]:
     """Every field whose value flows into ``expr`` (see the module docstring)."""
-    return _walk(expr, functions)[0]
+    return inputs(expr, functions)[0]
 
 
 def control_inputs(expr: Expr, functions=None) -> list[Input]:
     """Fields read by control-only arguments of the functions on ``expr``'s value paths."""
-    return _walk(expr, functions)[1]
+    return inputs(expr, functions)[1]
+
+
+def inputs(expr: Expr, functions=None) -> tuple[list[Input], list[Input]]:
+    """(value inputs, control inputs) of ``expr``, in one walk."""
+    if type(expr) is FieldRef:
+        # Most expressions are a column read as is.
+        return [Input(expr.field, _IDENTITY, EXACT, None, None)], []
+    return _walk(expr, functions)
 
 
 def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
@@ -74,7 +87,7 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
     controls: list[Input] = []
     # (node, transformation so far, confidence so far, reason, part of the node's value read)
     stack: list[tuple[Expr, Transformation, Confidence, str | None, tuple[str, ...]]] = [
-        (expr, Transformation.IDENTITY, EXACT, None, _WHOLE)
+        (expr, _IDENTITY, EXACT, None, _WHOLE)
     ]
     while stack:
         node, transformation, confidence, reason, suffix = stack.pop()
@@ -84,15 +97,15 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
             step = strongest(transformation, _ACCESS[node.kind])
             inner_confidence, inner_reason = confidence, reason
             if not node.exact:
-                inner_confidence = weakest(confidence, Confidence.CONSERVATIVE)
+                inner_confidence = weakest(confidence, _CONSERVATIVE)
                 inner_reason = reason or node.reason
             stack.append((node.base, step, inner_confidence, inner_reason, node.steps + suffix))
             stack.extend((d, step, inner_confidence, inner_reason, _WHOLE) for d in node.dynamic)
         elif isinstance(node, Call):
             facts = _classify(node, functions)
             if facts is None:
-                stack.extend((arg, strongest(transformation, Transformation.EXPRESSION), confidence, reason, _WHOLE)
-                             for arg in node.args)
+                step = strongest(transformation, _EXPRESSION)
+                stack.extend((arg, step, confidence, reason, _WHOLE) for arg in node.args)
                 continue
             step = strongest(transformation, facts.transformation)
             inner_confidence = weakest(confidence, facts.confidence)
@@ -104,12 +117,12 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
                 else:
                     stack.append((arg, step, inner_confidence, inner_reason, inner_suffix))
         elif isinstance(node, AggregateCall):
-            step = strongest(transformation, Transformation.AGGREGATE)
+            step = strongest(transformation, _AGGREGATE)
             stack.extend((arg, step, confidence, reason, _WHOLE) for arg in node.args)
         elif isinstance(node, WindowCall):
             # The window function's own inputs: ``SUM(x) OVER (…)`` is a window, not an
             # aggregate.  Control-only arguments (LAG's offset) shape the window instead.
-            step = strongest(transformation, Transformation.WINDOW)
+            step = strongest(transformation, _WINDOW)
             function = node.function
             skip = frozenset()
             if isinstance(function, Call):
@@ -121,37 +134,39 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
             if node.kind is SubqueryKind.SCALAR:
                 values.append(Input(node.relation.fields[0].id, transformation, confidence, reason, _path(suffix)))
             elif node.kind is not SubqueryKind.EXISTS:
-                step = strongest(transformation, Transformation.EXPRESSION)
+                step = strongest(transformation, _EXPRESSION)
                 if node.needle is not None:
                     stack.append((node.needle, step, confidence, reason, _WHOLE))
                 # ``(a, b) IN (SELECT x, y …)`` compares every column of the subquery.
                 values.extend(Input(f.id, step, confidence, reason, None) for f in node.relation.fields)
         elif isinstance(node, CandidateRef):
             for field in node.fields:
-                values.append(Input(field, transformation, weakest(confidence, Confidence.CONSERVATIVE),
+                values.append(Input(field, transformation, weakest(confidence, _CONSERVATIVE),
                                     reason or node.reason, _path(suffix)))
         elif not isinstance(node, Literal):
-            step = strongest(transformation, Transformation.EXPRESSION)
+            step = strongest(transformation, _EXPRESSION)
             stack.extend((child, step, confidence, reason, _WHOLE) for child in children(node))
     return values, controls
 
 
 def read_fields(expr: Expr, functions=None) -> list[Input]:
     """Every field ``expr`` reads, in any role (transformation is not tracked: identity)."""
+    if type(expr) is FieldRef:
+        return [Input(expr.field, _IDENTITY, EXACT, None, None)]
     out: list[Input] = []
     stack: list[tuple[Expr, Confidence, str | None, tuple[str, ...]]] = [(expr, EXACT, None, _WHOLE)]
-    identity = Transformation.IDENTITY
+    identity = _IDENTITY
     while stack:
         node, confidence, reason, suffix = stack.pop()
         if isinstance(node, (FieldRef, OuterRef)):
             out.append(Input(node.field, identity, confidence, reason, _path(suffix)))
         elif isinstance(node, CandidateRef):
-            out.extend(Input(field, identity, weakest(confidence, Confidence.CONSERVATIVE), reason or node.reason,
+            out.extend(Input(field, identity, weakest(confidence, _CONSERVATIVE), reason or node.reason,
                              _path(suffix)) for field in node.fields)
         elif isinstance(node, NestedAccess):
             inner_confidence, inner_reason = confidence, reason
             if not node.exact:
-                inner_confidence, inner_reason = weakest(confidence, Confidence.CONSERVATIVE), reason or node.reason
+                inner_confidence, inner_reason = weakest(confidence, _CONSERVATIVE), reason or node.reason
             stack.append((node.base, inner_confidence, inner_reason, node.steps + suffix))
             stack.extend((d, inner_confidence, inner_reason, _WHOLE) for d in node.dynamic)
         elif isinstance(node, Call):

@@ -74,10 +74,14 @@ RELATIONSHIP_ORDER = {kind: rank for rank, kind in enumerate(
 
 
 def strongest(a: Transformation, b: Transformation) -> Transformation:
+    if a is b:
+        return a
     return a if _STRENGTH[a] >= _STRENGTH[b] else b
 
 
 def weakest(a: Confidence, b: Confidence) -> Confidence:
+    if a is b:
+        return a
     return a if _CERTAINTY[a] <= _CERTAINTY[b] else b
 
 

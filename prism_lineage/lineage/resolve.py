@@ -27,7 +27,10 @@ Found = tuple[Transformation, Confidence, "str | None"]
 ValueSources = dict[str, Found]  # base column target → how
 IndirectSources = dict[tuple[str, Relationship], Found]
 
-_IDENTITY_EXACT: Found = (Transformation.IDENTITY, Confidence.EXACT, None)
+_IDENTITY = Transformation.IDENTITY
+_EXACT = Confidence.EXACT
+_VALUE = Relationship.VALUE
+_IDENTITY_EXACT: Found = (_IDENTITY, _EXACT, None)
 _EMPTY: dict = {}
 
 
@@ -61,7 +64,7 @@ class EndToEnd:
         other_in: dict[str, list[Edge]] = defaultdict(list)
         flow_in: dict[str, list[str]] = defaultdict(list)
         for edge in edges:
-            (value_in if edge.relationship is Relationship.VALUE else other_in)[edge.target].append(edge)
+            (value_in if edge.relationship is _VALUE else other_in)[edge.target].append(edge)
         for link in links:
             if link.kind == "flow":
                 flow_in[link.target].append(link.source)
@@ -122,8 +125,8 @@ class EndToEnd:
             return self._previous[0].get(target, _EMPTY) if self._previous else _EMPTY
         self._active.add(marker)
         edges = self._index.value_in.get(target, ())
-        if len(edges) == 1 and edges[0].transformation is Transformation.IDENTITY \
-                and edges[0].confidence is Confidence.EXACT and edges[0].reason is None and edges[0].path is None:
+        if len(edges) == 1 and edges[0].transformation is _IDENTITY \
+                and edges[0].confidence is _EXACT and edges[0].reason is None and edges[0].path is None:
             # A pass-through hop (a column read as is): share the source's answer.
             result = self.value_sources(edges[0].source)
         else:
@@ -131,7 +134,7 @@ class EndToEnd:
             for edge in edges:
                 for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
                     if names_a_star(column, edge.path):
-                        confidence, reason = Confidence.EXACT, None
+                        confidence, reason = _EXACT, None
                     _merge(result, extend(column, edge.path), (
                         strongest(transformation, edge.transformation),
                         weakest(confidence, edge.confidence),
@@ -172,7 +175,7 @@ class EndToEnd:
                 kind = edge.relationship
                 for column, (_, confidence, reason) in self.value_sources(edge.source).items():
                     if names_a_star(column, edge.path):
-                        confidence, reason = Confidence.EXACT, None
+                        confidence, reason = _EXACT, None
                     _merge(result, (extend(column, edge.path), kind), (
                         edge.transformation, weakest(confidence, edge.confidence), reason or edge.reason,
                     ))
@@ -181,8 +184,16 @@ class EndToEnd:
                         edge.transformation, weakest(confidence, edge.confidence), reason or edge.reason,
                     ))
             for part in parts:
+                if not result:
+                    result.update(part)
+                    continue
+                get = result.get
                 for key, found in part.items():
-                    _merge(result, key, found)
+                    old = get(key)
+                    if old is None:
+                        result[key] = found
+                    elif old is not found and old != found:
+                        _merge(result, key, found)
         self._active.discard(marker)
         self._indirect[target] = result
         return result

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from ...ir import Expr, Relation, Subquery
+from ...ir import Expr, FieldRef, Relation, Subquery
 from ...ir.expressions import children
 from ..edges import Edge, Link
-from ..expression_inputs import control_inputs, read_fields as _read_fields, value_inputs as _value_inputs
+from ..expression_inputs import inputs as _inputs, read_fields as _read_fields, value_inputs as _value_inputs
 from ..kinds import Confidence, Relationship, Transformation
 
 EXACT = Confidence.EXACT
 IDENTITY = Transformation.IDENTITY
+_VALUE = Relationship.VALUE
+_CONTROL = Relationship.CONTROL
+_EXPRESSION = Transformation.EXPRESSION
 
 
 class RuleContext:
@@ -47,14 +50,12 @@ class RuleContext:
     def values(self, expr: Expr, target: str, rule: str, node: Relation) -> None:
         """Value edges from every input whose value flows into ``expr``, to ``target``; the
         relation-level dependencies of subqueries in it flow into ``target`` too."""
-        functions = self.functions
-        for i in _value_inputs(expr, functions):
-            self.edge(i.field, target, Relationship.VALUE, i.transformation, i.confidence, expr, rule, node,
-                      i.reason, i.path)
+        values, controls = _inputs(expr, self.functions)
+        for i in values:
+            self.edge(i.field, target, _VALUE, i.transformation, i.confidence, expr, rule, node, i.reason, i.path)
         # Arguments that only decide how a function computes its value (a unit, a format).
-        for i in control_inputs(expr, functions):
-            self.edge(i.field, target, Relationship.CONTROL, Transformation.EXPRESSION, i.confidence, expr, rule,
-                      node, i.reason, i.path)
+        for i in controls:
+            self.edge(i.field, target, _CONTROL, _EXPRESSION, i.confidence, expr, rule, node, i.reason, i.path)
         self.subqueries(expr, target)
 
     def reads(self, expr: Expr, target: str, relationship: Relationship, transformation: Transformation,
@@ -65,6 +66,8 @@ class RuleContext:
         self.subqueries(expr, target)
 
     def subqueries(self, expr: Expr, target: str) -> None:
+        if type(expr) is FieldRef:
+            return
         for node in _iter(expr):
             if isinstance(node, Subquery):
                 self.pending.append(node.relation)
