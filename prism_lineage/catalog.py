@@ -49,6 +49,9 @@ class Table:
             index.setdefault(column.name.lower(), []).append(column)
         object.__setattr__(self, "_index", index)
 
+    def has(self, lowered: str) -> bool:
+        return lowered in self._index
+
     def column(self, normalized: str) -> Column | None:
         found = self._index.get(normalized.lower())
         if not found:

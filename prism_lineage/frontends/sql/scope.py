@@ -60,6 +60,13 @@ class Source:
                     return f
         return found[0]
 
+    def has(self, lowered: str) -> bool:
+        """Whether the source declares a column of this (lower-case) name."""
+        scan = self.scan
+        if scan is not None:
+            return scan.declared is not None and scan.declared.has(lowered)
+        return lowered in self._index
+
     def names(self) -> list[str]:
         if self.scan is not None:
             declared = self.scan.declared
@@ -104,7 +111,7 @@ MergedColumn = Callable[[Origin | None], Expr]
 
 
 class Scope:
-    __slots__ = ("ctx", "sources", "merged", "star_order", "outer", "select_aliases", "_by_name", "_by_alias")
+    __slots__ = ("ctx", "sources", "merged", "star_order", "outer", "select_aliases", "_by_alias")
 
     def __init__(self, ctx: LoweringContext, outer: "Scope | None" = None):
         self.ctx = ctx
@@ -117,10 +124,8 @@ class Scope:
         self.outer = outer
         # Select-list aliases a clause may fall back to (set by the SELECT being lowered).
         self.select_aliases: dict[str, exp.Expression] = {}
-        # Lookup indexes (lower-case column name → sources that declare it; alias → first
-        # source), built on first use after the sources change: a query over many tables
-        # resolves each name by one lookup instead of asking every source.
-        self._by_name: dict[str, list[Source]] | None = None
+        # Alias → first source with it, built on first use after the sources change: a query
+        # over many tables resolves each qualifier by one lookup instead of asking every source.
         self._by_alias: dict[str, Source] | None = None
 
     # --- building ------------------------------------------------------------------------
@@ -128,7 +133,7 @@ class Scope:
     def add(self, source: Source) -> None:
         self.sources.append(source)
         self.star_order.append((source, frozenset()))
-        self._by_name = self._by_alias = None
+        self._by_alias = None
 
     def merge_using(self, names: list[str], merged: dict[str, MergedColumn], right: Source) -> None:
         """Record a USING join: merged columns come first in ``*``, once each."""
@@ -139,7 +144,7 @@ class Scope:
             if not (isinstance(entry, str) and entry.lower() in lowered)
         ]
         self.sources.append(right)
-        self._by_name = self._by_alias = None
+        self._by_alias = None
         self.star_order = [(n, merged[n]) for n in names] + rest + [(right, lowered)]
         for n in names:
             self.merged[n.lower()] = merged[n]
@@ -181,15 +186,8 @@ class Scope:
 
     def sources_with(self, name: str) -> list[Source]:
         """The sources that declare a column ``name`` (any case)."""
-        by_name = self._by_name
-        if by_name is None:
-            by_name = self._by_name = {}
-            for source in self.sources:
-                for known in source.names():
-                    holders = by_name.setdefault(known.lower(), [])
-                    if not holders or holders[-1] is not source:
-                        holders.append(source)
-        return by_name.get(name.lower(), _NONE)
+        key = name.lower()
+        return [source for source in self.sources if source.has(key)]
 
     def aliases(self) -> list[str]:
         return [s.alias for s in self.sources]
