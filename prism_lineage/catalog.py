@@ -98,9 +98,18 @@ class Catalog:
         if not candidates:
             return None
         wanted = tuple(p.lower() for p in parts)
-        matches = [t for t in candidates if tuple(p.lower() for p in t.parts[-len(wanted):]) == wanted]
+        # The names match when one ends with the other: a query may name fewer parts than the
+        # schema (``orders`` for ``shop.sales.orders``) or more (``prod.sales.orders`` when the
+        # schema says ``sales.orders``: dbt's compiled SQL always names three parts).
+        matches = [t for t in candidates if _same_tail(t.parts, wanted)]
         if len(matches) <= 1:
             return matches[0] if matches else None
+        # The declared name that agrees with more of the query's parts is the one it means
+        # (``sales.orders`` over ``orders`` for ``prod.sales.orders``).
+        best = max(min(len(t.parts), len(wanted)) for t in matches)
+        matches = [t for t in matches if min(len(t.parts), len(wanted)) == best]
+        if len(matches) == 1:
+            return matches[0]
         exact = [t for t in matches if t.parts[-len(parts):] == parts]
         if len(exact) == 1:
             return exact[0]
@@ -109,6 +118,11 @@ class Catalog:
         if len(whole) == 1:
             return whole[0]
         raise AmbiguousTableError(".".join(parts), sorted(t.name for t in matches), origin)
+
+
+def _same_tail(declared: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
+    n = min(len(declared), len(wanted))
+    return tuple(p.lower() for p in declared[-n:]) == wanted[-n:]
 
 
 def _is_column_spec(value: Any) -> bool:

@@ -143,3 +143,7 @@ class AccessRefusedError(PrismError):
     """The credential cannot be used for what was asked: unknown, or lacking a permission."""
 
     exit_code = 7
+
+
+class NestingTooDeepError(InvalidStatementError):
+    """The plan nests more deeply than the engine can follow (thousands of levels)."""

@@ -340,3 +340,10 @@ def test_empty_input_is_an_error(capsys, sql_file) -> None:
     code, _, err = run(capsys, "explain", sql_file("  \n\n"))
     assert code == 3
     assert "it is empty" in one_error_line(err)
+
+
+def test_a_plan_nested_too_deeply_is_a_clear_error(capsys, sql_file) -> None:
+    ctes = ["c0 AS (SELECT a FROM t)"] + [f"c{i} AS (SELECT a FROM c{i - 1})" for i in range(1, 4000)]
+    code, _, err = run(capsys, "explain", sql_file("WITH " + ", ".join(ctes) + " SELECT a FROM c3999"))
+    assert code == 6
+    assert "nests more deeply than prism_lineage can follow" in one_error_line(err)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from ..catalog import Catalog
+from ..errors import NestingTooDeepError
 from ..frontends.sql import lower_sql
 from ..functions import FunctionRegistry
 from ..ir import Statement
@@ -23,18 +25,36 @@ __all__ = [
 _RECURSION_LIMIT = 20_000
 
 
+def _within_depth(function):
+    """Run with room for deep plans; a plan deeper than that is a clear error, not a crash."""
+
+    @functools.wraps(function)
+    def guarded(*args, **kwargs):
+        if sys.getrecursionlimit() < _RECURSION_LIMIT:
+            sys.setrecursionlimit(_RECURSION_LIMIT)
+        try:
+            return function(*args, **kwargs)
+        except RecursionError:
+            raise NestingTooDeepError(
+                "the query nests more deeply than prism_lineage can follow (a chain of a few thousand "
+                "CTEs or subqueries): split it into several statements"
+            ) from None
+
+    return guarded
+
+
+@_within_depth
 def lower(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
           *, file: str | None = None, functions: FunctionRegistry | None = None,
           through_script: bool = False) -> list[Statement]:
     """Lower SQL text into IR statements (``through_script``: see ``explain``)."""
-    if sys.getrecursionlimit() < _RECURSION_LIMIT:
-        sys.setrecursionlimit(_RECURSION_LIMIT)
     catalog = schema if isinstance(schema, Catalog) else Catalog.from_mapping(schema)
     registry = functions if functions is not None else FunctionRegistry.default()
     return lower_sql(sql, catalog=catalog, dialect=dialect, file=file, functions=registry,
                      through_script=through_script)
 
 
+@_within_depth
 def explain_statements(statements: list[Statement], functions: FunctionRegistry | None = None) -> Explanation:
     registry = functions if functions is not None else FunctionRegistry.default()
     answers = [answer_statement(s, LineageGraph.of(s, registry)) for s in statements]
@@ -90,6 +110,7 @@ def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None 
     return explain_statements(statements, functions)
 
 
+@_within_depth
 def lineage_graphs(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None = None,
                    dialect: str | None = None, *, file: str | None = None,
                    functions: FunctionRegistry | None = None, through_script: bool = False) -> list[LineageGraph]:

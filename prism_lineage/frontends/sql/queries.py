@@ -415,8 +415,9 @@ class QueryLowerer:
         if using or natural:
             self._using_join(entry, join, using, natural, scope)
         else:
+            starred = entry.kind not in (JoinKind.SEMI, JoinKind.ANTI)
             for source in sources:
-                scope.add(source)
+                scope.add(source, starred)
         on = join.args.get("on")
         clause.add(entry)
         if on is not None:

@@ -130,9 +130,12 @@ class Scope:
 
     # --- building ------------------------------------------------------------------------
 
-    def add(self, source: Source) -> None:
+    def add(self, source: Source, starred: bool = True) -> None:
+        """Add a FROM item.  ``starred``: whether ``SELECT *`` lists its columns (not the
+        right side of a semi or anti join, whose columns only its condition reads)."""
         self.sources.append(source)
-        self.star_order.append((source, frozenset()))
+        if starred:
+            self.star_order.append((source, frozenset()))
         self._by_alias = None
 
     def merge_using(self, names: list[str], merged: dict[str, MergedColumn], right: Source) -> None:
