@@ -519,14 +519,9 @@ def _group_keys(group: exp.Group, items: list[SelectItem], state: SelectState, l
 
 def _group_target(node: exp.Expression, items: list[SelectItem], state: SelectState) -> exp.Expression | SelectItem:
     """GROUP BY 2 and GROUP BY alias name select items; anything else is an expression."""
-    if isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit():
-        position = int(node.this)
-        if not 1 <= position <= len(items):
-            raise InvalidStatementError(
-                f"GROUP BY position {position} is not in the select list (1 to {len(items)})",
-                origin=state.ctx.origin(node),
-            )
-        return items[position - 1]
+    position = _select_position(node, items, "GROUP BY", state)
+    if position is not None:
+        return items[position]
     if isinstance(node, exp.Column) and not node.table:
         origin = state.ctx.origin(node.this)
         if state.scope.resolve(node, origin) is None:
@@ -535,6 +530,19 @@ def _group_target(node: exp.Expression, items: list[SelectItem], state: SelectSt
                 if item.name.lower() == name:
                     return item
     return node
+
+
+def _select_position(node: exp.Expression, items: list[SelectItem], clause: str, state: SelectState) -> int | None:
+    """``GROUP BY 2`` / ``ORDER BY 2``: the 0-based select item a number names (else None)."""
+    if not (isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit()):
+        return None
+    position = int(node.this)
+    if not 1 <= position <= len(items):
+        raise InvalidStatementError(
+            f"{clause} position {position} is not in the select list (1 to {len(items)})",
+            origin=state.ctx.origin(node),
+        )
+    return position - 1
 
 
 def _unalias(node: exp.Expression) -> exp.Expression:
@@ -547,14 +555,9 @@ def _unalias(node: exp.Expression) -> exp.Expression:
 def _order_target(node: exp.Expression, items: list[SelectItem], state: SelectState,
                   lowerer: ExpressionLowerer) -> int | Expr:
     """ORDER BY names an output column (by position or name) or an expression over the rows."""
-    if isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit():
-        position = int(node.this)
-        if not 1 <= position <= len(items):
-            raise InvalidStatementError(
-                f"ORDER BY position {position} is not in the select list (1 to {len(items)})",
-                origin=state.ctx.origin(node),
-            )
-        return position - 1
+    position = _select_position(node, items, "ORDER BY", state)
+    if position is not None:
+        return position
     if isinstance(node, exp.Column) and not node.table:
         name = state.ctx.normalizer.part(node.this).lower()
         for index, item in enumerate(items):
