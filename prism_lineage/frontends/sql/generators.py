@@ -132,7 +132,6 @@ def _explode(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
 
 
 def _posexplode(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
-    arg = types[0] if types else UNKNOWN
     position = Output(_names(aliases, ["pos"])[0], GeneratedColumn(I), "INT")
     rest = _explode(types, aliases[1:])
     return [position] + rest

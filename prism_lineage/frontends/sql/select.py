@@ -22,13 +22,11 @@ from ...errors import InvalidStatementError, UnknownTableError
 from ...ir import (
     Aggregate,
     AggregateCall,
-    Call,
     Distinct,
     Expr,
     Field,
     FieldRef,
     Filter,
-    Limit,
     Origin,
     Project,
     Relation,

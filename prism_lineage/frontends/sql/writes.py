@@ -7,44 +7,28 @@ supplies it (specs/writes.md):
 
 * INSERT / CREATE … AS / SELECT … INTO: the query's fields, by position (or by name for
   ``INSERT … BY NAME``), onto the column list, the declared columns, or the query's names;
-* UPDATE / DELETE / MERGE: a ``Modify`` operator over the target's rows matched with the
-  sources; its fields are the written columns (none for DELETE).
+* UPDATE / DELETE / MERGE: in modify.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from sqlglot import exp
 
-from ...catalog import Table
-from ...errors import InvalidStatementError, UnknownColumnError, UnknownTargetError
 from ...ir import (
     Expr,
     Field,
     FieldRef,
-    Filter,
     Literal,
-    Matched,
-    Modify,
     Origin,
     Project,
     Relation,
     Statement,
-    Subquery,
-    SubqueryKind,
     Values,
-    WriteAction,
-    WriteClause,
-    WrittenColumn,
     field_id,
 )
 from .context import LoweringContext
-from .expressions import ExpressionLowerer, and_all
-from .names import table_parts
-from .queries import CteEnv, FromClause, QueryLowerer
-from .scope import Scope
-from .select import SelectState, _conjuncts
+from .queries import CteEnv, QueryLowerer
 
 _QUERY = (exp.Query, exp.Values, exp.Subquery)
 # Dialects whose INSERT without a column list may give fewer values than the table has
@@ -52,96 +36,19 @@ _QUERY = (exp.Query, exp.Values, exp.Subquery)
 _SHORT_INSERT_DIALECTS = ("postgres", "redshift")
 
 
-# --- the written table ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """The table (or view) a statement writes."""
-
-    name: str  # as the schema spells it, or as written
-    table: Table | None  # the declared table, if any
-    origin: Origin | None
-
-    def column(self, name: str, origin: Origin | None) -> str:
-        """A written column as the schema spells it; an unknown one is an error."""
-        if self.table is None:
-            return name
-        column = self.table.column(name)
-        if column is None:
-            raise UnknownColumnError(name, table=self.name, available=[c.name for c in self.table.columns],
-                                     origin=origin)
-        return column.name
-
-    def type_of(self, name: str) -> str | None:
-        column = self.table.column(name) if self.table is not None else None
-        return column.type if column is not None else None
-
-
-def resolve_target(node: exp.Table, ctx: LoweringContext) -> Target:
-    parts = table_parts(node, ctx)
-    origin = ctx.join(ctx.origin(node.parts[0]), ctx.origin(node.this))
-    table = ctx.catalog.lookup(parts, origin)
-    return Target(table.name if table is not None else ".".join(parts), table, origin)
-
-
-def _table_of(node: exp.Expression | None) -> exp.Table | None:
-    """The table a write names (``INSERT INTO t (cols)`` wraps it in a Schema)."""
-    if isinstance(node, exp.Schema):
-        node = node.this
-    if isinstance(node, exp.Table) and isinstance(node.this, exp.Identifier):
-        return node
-    return None
-
-
-def _listed_names(node: exp.Expression | None, ctx: LoweringContext) -> list[tuple[str, Origin | None]] | None:
-    """The column list of ``INSERT INTO t (a, b)`` / ``CREATE TABLE t (a INT, …)``, if any."""
-    if not isinstance(node, exp.Schema):
-        return None
-    out = []
-    for item in node.expressions:
-        identifier = item.this if isinstance(item, (exp.ColumnDef, exp.Column)) else item
-        if isinstance(identifier, exp.Identifier):
-            out.append((ctx.normalizer.part(identifier), ctx.origin(identifier)))
-    return out
-
-
-def _no_duplicates(names: list[str], target: Target, origin: Origin | None) -> None:
-    seen: set[str] = set()
-    for name in names:
-        if name.lower() in seen:
-            raise InvalidStatementError(f"column '{name}' of {target.name} is written twice", origin=origin)
-        seen.add(name.lower())
-
-
-def _writes(names: list[str], fields) -> tuple[WrittenColumn, ...]:
-    return tuple(WrittenColumn(name, f.id) for name, f in zip(names, fields))
-
-
-def _ctes(node: exp.Expression, queries: QueryLowerer) -> CteEnv:
-    """``WITH … INSERT …``: the CTEs some dialects write before the statement."""
-    with_ = node.args.get("with_") or node.args.get("with")
-    return queries._define_ctes(with_, CteEnv()) if with_ is not None else CteEnv()
-
-
-def statement_origin(node: exp.Expression, ctx: LoweringContext) -> Origin | None:
-    """Where a statement starts (its own token, or its first positioned one)."""
-    origin = ctx.origin(node)
-    if origin is None:
-        for child in node.walk():
-            origin = ctx.origin(child)
-            if origin is not None:
-                break
-    return origin
-
-
-def _mismatch(statement: str, target: Target, names: list[str], width: int, origin: Origin | None):
-    shown = ", ".join(names[:8]) + (", …" if len(names) > 8 else "")
-    return InvalidStatementError(
-        f"{statement} {target.name} writes {len(names)} column{'s' if len(names) != 1 else ''} ({shown}) "
-        f"but its query returns {width}",
-        origin=origin,
-    )
+from .modify import lower_delete, lower_merge, lower_update, upsert  # noqa: F401 - statements.py reads them here
+from .targets import (
+    Target,
+    column_count_mismatch,
+    listed_names,
+    no_duplicates,
+    resolve_target,
+    statement_ctes,
+    statement_origin,
+    table_of,
+    unanalysed,
+    written_columns,
+)
 
 
 # --- INSERT ---------------------------------------------------------------------------------
@@ -150,7 +57,7 @@ def _mismatch(statement: str, target: Target, names: list[str], width: int, orig
 def lower_insert(node: exp.Insert, ctx: LoweringContext) -> Statement:
     kind = "insert_overwrite" if node.args.get("overwrite") else "insert"
     origin = statement_origin(node, ctx)
-    table_node = _table_of(node.this)
+    table_node = table_of(node.this)
     if table_node is None:
         return unanalysed(node, ctx, kind, f"{kind.upper().replace('_', ' ')} into "
                           f"{node.this.sql(dialect=ctx.dialect) if node.this else 'nothing'} is not analysed")
@@ -162,7 +69,7 @@ def lower_insert(node: exp.Insert, ctx: LoweringContext) -> Statement:
         return unanalysed(node, ctx, kind, f"the rows inserted into {target.name} come from "
                           f"{query.sql(dialect=ctx.dialect)[:60]}, which is not analysed", target.name)
     queries = QueryLowerer(ctx)
-    root = queries.lower_query(query, None, _ctes(node, queries))
+    root = queries.lower_query(query, None, statement_ctes(node, queries))
     static = _static_partitions(table_node, target, ctx)
     names = _insert_names(node, target, root, static, ctx)
     if len(names) != len(root.fields) and _only_stars(root):
@@ -171,23 +78,23 @@ def lower_insert(node: exp.Insert, ctx: LoweringContext) -> Statement:
         root = _with_constants(root, static, ctx)
         names = names + [name for name, _ in static]
     if node.args.get("conflict") is not None:
-        return _upsert(node, target, root, names, kind, origin, ctx)
-    return Statement(ctx.statement, kind, root, origin, target.name, _writes(names, root.fields),
+        return upsert(node, target, root, names, kind, origin, ctx)
+    return Statement(ctx.statement, kind, root, origin, target.name, written_columns(names, root.fields),
                      tuple(ctx.uncertain))
 
 
 def _insert_names(node: exp.Insert, target: Target, root: Relation, static: list, ctx: LoweringContext) -> list[str]:
     """The written columns, in the order of the query's fields."""
-    listed = _listed_names(node.this, ctx)
+    listed = listed_names(node.this, ctx)
     width = len(root.fields)
     statement = "INSERT OVERWRITE" if node.args.get("overwrite") else "INSERT INTO"
     static_names = {name.lower() for name, _ in static}
     if listed is not None:
         names = [target.column(name, where) for name, where in listed]
-        _no_duplicates(names, target, target.origin)
+        no_duplicates(names, target, target.origin)
     elif node.args.get("by_name"):
         names = [target.column(f.name, root.origin) for f in root.fields]
-        _no_duplicates(names, target, root.origin)
+        no_duplicates(names, target, root.origin)
         return names
     elif target.table is not None:
         names = [c.name for c in target.table.columns if c.name.lower() not in static_names]
@@ -202,7 +109,7 @@ def _insert_names(node: exp.Insert, target: Target, root: Relation, static: list
         )
         return names
     if len(names) != width and not _only_stars(root):
-        raise _mismatch(statement, target, names, width, root.origin or target.origin)
+        raise column_count_mismatch(statement, target, names, width, root.origin or target.origin)
     return names
 
 
@@ -255,7 +162,7 @@ def lower_create(node: exp.Create, ctx: LoweringContext) -> Statement:
     properties = node.args.get("properties")
     props = properties.expressions if properties is not None else []
     materialized = any(isinstance(p, exp.MaterializedProperty) for p in props) or "MATERIALIZED" in created
-    table_node = _table_of(node.this)
+    table_node = table_of(node.this)
     if created not in ("TABLE", "VIEW", "MATERIALIZED VIEW") or table_node is None:
         # CREATE SCHEMA / FUNCTION / INDEX …: no data moves.
         kind = "create_" + (created.lower().replace(" ", "_") or "object")
@@ -265,7 +172,7 @@ def lower_create(node: exp.Create, ctx: LoweringContext) -> Statement:
     # ClickHouse: CREATE MATERIALIZED VIEW mv TO t AS …: the view's rows are written into t.
     into = next((p.this for p in props if isinstance(p, exp.ToTableProperty)), None)
     target = resolve_target(into if isinstance(into, exp.Table) else table_node, ctx)
-    listed = _listed_names(node.this, ctx)
+    listed = listed_names(node.this, ctx)
     query = node.expression
     clone = node.args.get("clone")
     if query is None and isinstance(clone, exp.Clone) and isinstance(clone.this, exp.Table):
@@ -279,15 +186,15 @@ def lower_create(node: exp.Create, ctx: LoweringContext) -> Statement:
         return unanalysed(node, ctx, kind, f"{target.name} is created from {query.sql(dialect=ctx.dialect)[:60]}, "
                           "which is not analysed", target.name)
     queries = QueryLowerer(ctx)
-    root = queries.lower_query(query, None, _ctes(node, queries))
+    root = queries.lower_query(query, None, statement_ctes(node, queries))
     names = [f.name for f in root.fields]
     if listed:
         if len(listed) != len(names) and _only_stars(root):
             root = _spread_star(root, [n for n, _ in listed], ctx)
         elif len(listed) != len(names):
-            raise _mismatch(f"CREATE {created}", target, [n for n, _ in listed], len(names), root.origin or origin)
+            raise column_count_mismatch(f"CREATE {created}", target, [n for n, _ in listed], len(names), root.origin or origin)
         names = [name for name, _ in listed]
-    return Statement(ctx.statement, kind, root, origin, target.name, _writes(names, root.fields),
+    return Statement(ctx.statement, kind, root, origin, target.name, written_columns(names, root.fields),
                      tuple(ctx.uncertain))
 
 
@@ -311,7 +218,7 @@ def lower_select_into(node: exp.Select, ctx: LoweringContext) -> Statement:
     """``SELECT … INTO t FROM …`` (T-SQL, Postgres): creates ``t`` from the query."""
     into = node.args["into"]
     origin = statement_origin(node, ctx)
-    table_node = _table_of(into.this)
+    table_node = table_of(into.this)
     query = node.copy()
     query.set("into", None)
     queries = QueryLowerer(ctx)
@@ -320,434 +227,17 @@ def lower_select_into(node: exp.Select, ctx: LoweringContext) -> Statement:
         return Statement(ctx.statement, "select", root, origin, uncertain=tuple(ctx.uncertain))
     target = resolve_target(table_node, ctx)
     names = [f.name for f in root.fields]
-    return Statement(ctx.statement, "create_table", root, origin, target.name, _writes(names, root.fields),
+    return Statement(ctx.statement, "create_table", root, origin, target.name, written_columns(names, root.fields),
                      tuple(ctx.uncertain))
 
-
-# --- UPDATE, DELETE, MERGE: rows changed in place ----------------------------------------------
-
-
-class _MatchedRows:
-    """The FROM-like input of a Modify: the target's rows with the sources, resolved in one scope."""
-
-    __slots__ = ("ctx", "queries", "scope", "clause", "env", "lowerer")
-
-    def __init__(self, ctx: LoweringContext, env: CteEnv):
-        self.ctx = ctx
-        self.queries = QueryLowerer(ctx)
-        self.scope = Scope(ctx, None)
-        self.clause = FromClause(ctx)
-        self.env = env
-        self.lowerer = ExpressionLowerer(SelectState(ctx, self.scope, self.queries, env))
-
-    def add(self, item: exp.Expression, join: exp.Join | None = None) -> None:
-        """Add a FROM item; after the first, an item without a join is comma-joined."""
-        if join is None and self.clause.items:
-            join = exp.Join()
-        self.queries._add_item(self.clause, item, join, self.scope, self.env)
-
-    def lower(self, node: exp.Expression) -> Expr:
-        return self.lowerer.lower(node)
-
-    def build(self, where: exp.Expression | None) -> Relation:
-        residual: list[Expr] = []
-        if where is not None:
-            for conjunct in _conjuncts(where.this if isinstance(where, exp.Where) else where):
-                lowered = self.lower(conjunct)
-                if not self.clause.place_join_predicate(lowered):
-                    residual.append(lowered)
-        relation = self.clause.build()
-        if residual:
-            ctx = self.ctx
-            predicate = and_all(ctx, residual)
-            relation = Filter(ctx.ids.new("filter", residual[0].origin), predicate.origin, relation, predicate, "where")
-        return relation
-
-
-def _declared_target(node: exp.Table, statement: str, ctx: LoweringContext) -> Target:
-    """UPDATE, DELETE and MERGE change the rows of an existing table: when a schema is given,
-    it must declare the table (docs: specs/writes.md)."""
-    target = resolve_target(node, ctx)
-    if target.table is None and _has_schema(ctx):
-        raise UnknownTargetError(statement, target.name, sorted(t.name for t in _declared_tables(ctx)), target.origin)
-    return target
-
-
-def _has_schema(ctx: LoweringContext) -> bool:
-    return bool(_declared_tables(ctx))
-
-
-def _declared_tables(ctx: LoweringContext):
-    catalog = ctx.catalog
-    base = getattr(catalog, "base", catalog)
-    return list(base.tables)
-
-
-class _Columns:
-    """The written columns of a Modify, in the target's declared order (else as first written)."""
-
-    def __init__(self, target: Target):
-        self.target = target
-        self.names: list[str] = []
-        self._index: dict[str, int] = {}
-
-    def position(self, name: str, origin: Origin | None) -> int:
-        name = self.target.column(name, origin)
-        key = name.lower()
-        if key not in self._index:
-            self._index[key] = len(self.names)
-            self.names.append(name)
-        return self._index[key]
-
-    def fields(self, modify_id: str, origin: Origin | None) -> tuple[list[Field], dict[int, int]]:
-        """The fields, and the renumbering from first-written order to the final order."""
-        order = list(range(len(self.names)))
-        if self.target.table is not None:
-            declared = {c.name.lower(): i for i, c in enumerate(self.target.table.columns)}
-            order.sort(key=lambda i: declared.get(self.names[i].lower(), len(declared)))
-        fields = [Field(field_id(modify_id, n), self.names[i], self.target.type_of(self.names[i]), origin)
-                  for n, i in enumerate(order)]
-        return fields, {i: n for n, i in enumerate(order)}
-
-
-def _modify_statement(kind: str, target: Target, rows: Relation, clauses: list[WriteClause], columns: _Columns,
-                      origin: Origin | None, ctx: LoweringContext) -> Statement:
-    modify_id = ctx.ids.new("modify", target.origin or origin)
-    fields, renumber = columns.fields(modify_id, target.origin or origin)
-    clauses = [WriteClause(c.action, c.matched, c.condition, tuple((renumber[p], e) for p, e in c.assignments))
-               for c in clauses]
-    root = Modify(modify_id, target.origin or origin, target.name, rows, tuple(clauses), tuple(fields))
-    writes = tuple(WrittenColumn(f.name, f.id) for f in fields)
-    return Statement(ctx.statement, kind, root, origin, target.name, writes, tuple(ctx.uncertain))
-
-
-def lower_update(node: exp.Update, ctx: LoweringContext) -> Statement:
-    origin = statement_origin(node, ctx)
-    table_node = node.this if isinstance(node.this, exp.Table) else None
-    if table_node is None or not isinstance(table_node.this, exp.Identifier):
-        return unanalysed(node, ctx, "update", "UPDATE of something other than a table is not analysed")
-    from_ = node.args.get("from_") or node.args.get("from")
-    sources = ([from_.this] + [j.this for j in from_.args.get("joins") or []]) if from_ is not None else []
-    # T-SQL's ``UPDATE a SET … FROM t AS a JOIN …`` names the target by its alias in FROM.
-    aliased = _aliased_in(table_node, sources, ctx)
-    target = _declared_target(aliased or table_node, "UPDATE", ctx)
-    matched = _MatchedRows(ctx, _ctes(node, QueryLowerer(ctx)))
-    if aliased is None:
-        matched.add(table_node)
-    if from_ is not None:
-        matched.add(from_.this)
-        for join in from_.args.get("joins") or []:
-            matched.add(join.this, join)
-    columns = _Columns(target)
-    assignments = []
-    for assignment in node.expressions:
-        assignments.extend(_assignments(assignment, columns, matched, ctx))
-    rows = matched.build(node.args.get("where"))
-    clause = WriteClause(WriteAction.UPDATE, Matched.ALWAYS, None, tuple(assignments))
-    return _modify_statement("update", target, rows, [clause], columns, origin, ctx)
-
-
-def _aliased_in(table_node: exp.Table, items: list[exp.Expression], ctx: LoweringContext) -> exp.Table | None:
-    if table_node.args.get("db") or table_node.args.get("alias") is not None:
-        return None
-    name = ctx.normalizer.part(table_node.this).lower()
-    for item in items:
-        alias = item.args.get("alias") if isinstance(item, exp.Table) else None
-        if isinstance(alias, exp.TableAlias) and alias.this is not None and \
-                ctx.normalizer.part(alias.this).lower() == name:
-            return item
-    return None
-
-
-def _assignments(node: exp.Expression, columns: _Columns, matched: _MatchedRows,
-                 ctx: LoweringContext) -> list[tuple[int, Expr]]:
-    """``SET col = expr`` (and Postgres' ``SET (a, b) = (SELECT x, y …)`` / ``= (x, y)``)."""
-    if not isinstance(node, exp.EQ):
-        raise InvalidStatementError(f"cannot read the assignment {node.sql(dialect=ctx.dialect)}",
-                                    origin=ctx.origin(node))
-    left, right = node.this, node.expression
-    targets = left.expressions if isinstance(left, exp.Tuple) else [left.this if isinstance(left, exp.Paren) else left]
-    names = []
-    for column in targets:
-        identifier = column.this if isinstance(column, exp.Column) else column
-        names.append((ctx.normalizer.part(identifier), ctx.origin(identifier)))
-    if len(names) == 1:
-        return [(columns.position(*names[0]), matched.lower(right))]
-    values = right.this if isinstance(right, exp.Paren) else right
-    if isinstance(values, exp.Tuple):
-        if len(values.expressions) != len(names):
-            raise InvalidStatementError(
-                f"{len(names)} columns are set from {len(values.expressions)} values", origin=ctx.origin(node))
-        return [(columns.position(*name), matched.lower(value)) for name, value in zip(names, values.expressions)]
-    query = values.this if isinstance(values, exp.Subquery) else values
-    if not isinstance(query, exp.Query):
-        raise InvalidStatementError(f"cannot read the assignment {node.sql(dialect=ctx.dialect)}",
-                                    origin=ctx.origin(node))
-    relation = matched.queries.lower_query(query, matched.scope, matched.env)
-    if len(relation.fields) != len(names):
-        raise InvalidStatementError(
-            f"{len(names)} columns are set from a subquery returning {len(relation.fields)}", origin=relation.origin)
-    out = []
-    for position, (name, where) in enumerate(names):
-        # One scalar subquery per column: the column's value is that subquery column's.
-        picked = relation.fields[position]
-        pick_id = ctx.ids.new("project", where or relation.origin)
-        ref = FieldRef(ctx.ids.new("col", where), where, picked.type, picked.id)
-        single = Project(pick_id, where or relation.origin, relation, (ref,),
-                         (Field(field_id(pick_id, 0), picked.name, picked.type, where),))
-        sub = Subquery(ctx.ids.new("subquery", where), where, picked.type, SubqueryKind.SCALAR, single)
-        out.append((columns.position(name, where), sub))
-    return out
-
-
-def lower_delete(node: exp.Delete, ctx: LoweringContext) -> Statement:
-    origin = statement_origin(node, ctx)
-    named = node.args.get("tables") or []
-    table_node = named[0] if named and isinstance(named[0], exp.Table) else node.this
-    if not isinstance(table_node, exp.Table) or not isinstance(table_node.this, exp.Identifier):
-        return unanalysed(node, ctx, "delete", "DELETE from something other than a table is not analysed")
-    target = _declared_target(table_node, "DELETE", ctx)
-    matched = _MatchedRows(ctx, _ctes(node, QueryLowerer(ctx)))
-    matched.add(node.this)  # MySQL's DELETE t1 FROM t1 JOIN t2 …: the joined tables are here
-    for item in node.args.get("using") or []:
-        matched.add(item)
-    rows = matched.build(node.args.get("where"))
-    clause = WriteClause(WriteAction.DELETE, Matched.ALWAYS)
-    return _modify_statement("delete", target, rows, [clause], _Columns(target), origin, ctx)
-
-
-def lower_merge(node: exp.Merge, ctx: LoweringContext) -> Statement:
-    origin = statement_origin(node, ctx)
-    table_node = node.this if isinstance(node.this, exp.Table) else None
-    if table_node is None or not isinstance(table_node.this, exp.Identifier):
-        return unanalysed(node, ctx, "merge", "MERGE into something other than a table is not analysed")
-    target = _declared_target(table_node, "MERGE", ctx)
-    whens = node.args.get("whens")
-    whens = whens.expressions if isinstance(whens, exp.Whens) else (whens or [])
-    matched_kinds = [_matched(w) for w in whens]
-    side = _merge_side(matched_kinds)
-    matched = _MatchedRows(ctx, _ctes(node, QueryLowerer(ctx)))
-    matched.add(table_node)
-    using = node.args["using"]
-    on = node.args.get("on")
-    matched.add(using, exp.Join(this=using.copy(), on=on.copy() if on is not None else None, side=side))
-    source = matched.scope.sources[-1]
-    columns = _Columns(target)
-    clauses = []
-    for when, kind in zip(whens, matched_kinds):
-        condition = when.args.get("condition")
-        lowered = matched.lower(condition) if condition is not None else None
-        clauses.append(_merge_clause(when.args.get("then"), kind, lowered, columns, matched, source, target, ctx))
-    rows = matched.build(None)
-    return _modify_statement("merge", target, rows, clauses, columns, origin, ctx)
-
-
-def _matched(when: exp.When) -> Matched:
-    if when.args.get("matched"):
-        return Matched.MATCHED
-    return Matched.NOT_MATCHED_BY_SOURCE if when.args.get("source") else Matched.NOT_MATCHED
-
-
-def _merge_side(kinds: list[Matched]) -> str:
-    """The join of target and source the clauses need (the lineage is the same for all)."""
-    by_source = Matched.NOT_MATCHED_BY_SOURCE in kinds
-    by_target = Matched.NOT_MATCHED in kinds
-    if by_source and by_target:
-        return "FULL"
-    if by_source:
-        return "LEFT"
-    return "RIGHT" if by_target else ""
-
-
-def _merge_clause(then: exp.Expression | None, kind: Matched, condition: Expr | None, columns: _Columns,
-                  matched: _MatchedRows, source, target: Target, ctx: LoweringContext) -> WriteClause:
-    if isinstance(then, exp.Update):
-        items = then.expressions
-        if len(items) == 1 and isinstance(items[0], exp.Star):
-            assignments = _by_name(source, columns, matched, ctx, then)
-        else:
-            assignments = [a for item in items for a in _assignments(item, columns, matched, ctx)]
-        return WriteClause(WriteAction.UPDATE, kind, condition, tuple(assignments))
-    if isinstance(then, exp.Insert):
-        return WriteClause(WriteAction.INSERT, kind, condition,
-                           tuple(_merge_insert(then, columns, matched, source, target, ctx)))
-    if isinstance(then, exp.Var) and then.name.upper() == "DELETE" or then is None:
-        return WriteClause(WriteAction.DELETE, kind, condition)
-    raise InvalidStatementError(f"cannot read the MERGE action {then.sql(dialect=ctx.dialect)}",
-                                origin=ctx.origin(then))
-
-
-def _merge_insert(then: exp.Insert, columns: _Columns, matched: _MatchedRows, source, target: Target,
-                  ctx: LoweringContext) -> list[tuple[int, Expr]]:
-    listed, values = then.this, then.expression
-    if isinstance(listed, exp.Star) or (isinstance(listed, exp.Var) and listed.name.upper() == "ROW"):
-        # INSERT * (by name) / BigQuery's INSERT ROW (every source column, by position).
-        if isinstance(listed, exp.Var):
-            return _by_position(source, columns, matched, ctx, then)
-        return _by_name(source, columns, matched, ctx, then)
-    names = [(ctx.normalizer.part(c.this if isinstance(c, exp.Column) else c), ctx.origin(c))
-             for c in (listed.expressions if isinstance(listed, exp.Tuple) else [listed] if listed else [])]
-    value_nodes = values.expressions if isinstance(values, exp.Tuple) else ([values] if values is not None else [])
-    if not names:
-        if target.table is None:
-            raise InvalidStatementError(
-                f"MERGE … INSERT without a column list needs the columns of {target.name}: declare it in the schema",
-                origin=ctx.origin(then))
-        names = [(c.name, None) for c in target.table.columns]
-    if len(names) != len(value_nodes):
-        raise InvalidStatementError(
-            f"MERGE … INSERT into {target.name} lists {len(names)} columns but {len(value_nodes)} values",
-            origin=ctx.origin(then) or (ctx.origin(value_nodes[0]) if value_nodes else None))
-    return [(columns.position(name, where), matched.lower(value)) for (name, where), value in zip(names, value_nodes)]
-
-
-def _source_columns(source, what: str, target: Target, ctx: LoweringContext, node: exp.Expression):
-    columns = source.star_items()
-    if any(name == "*" for name, _ in columns):
-        raise InvalidStatementError(
-            f"MERGE … {what} * needs the columns of the source {source.label}: declare it in the schema",
-            origin=ctx.origin(node))
-    return columns
-
-
-def _by_name(source, columns: _Columns, matched: _MatchedRows, ctx: LoweringContext,
-             node: exp.Expression) -> list[tuple[int, Expr]]:
-    """Every target column from the source column of the same name (the source's columns,
-    when the target is not declared)."""
-    what = "UPDATE SET" if isinstance(node, exp.Update) else "INSERT"
-    origin = ctx.origin(node)
-    target = columns.target
-    if target.table is None:
-        pairs = _source_columns(source, what, target, ctx, node)
-    else:
-        pairs = []
-        for column in target.table.columns:
-            found = source.find(column.name)
-            if found is None:
-                if not source.is_open:
-                    raise InvalidStatementError(
-                        f"MERGE … {what} * sets every column of {target.name}, but the source {source.label} has no "
-                        f"column '{column.name}'", origin=origin)
-                found = source.open_column(column.name)
-            pairs.append((column.name, found))
-    return [(columns.position(name, origin), FieldRef(ctx.ids.new("col", origin), origin, field.type, field.id))
-            for name, field in pairs]
-
-
-def _by_position(source, columns: _Columns, matched: _MatchedRows, ctx: LoweringContext,
-                 node: exp.Expression) -> list[tuple[int, Expr]]:
-    target = columns.target
-    if target.table is None:
-        raise InvalidStatementError(
-            f"MERGE … INSERT ROW needs the columns of {target.name}: declare it in the schema", origin=ctx.origin(node))
-    items = _source_columns(source, "INSERT ROW", target, ctx, node)
-    if len(items) != len(target.table.columns):
-        raise _mismatch("MERGE … INSERT ROW into", target, [c.name for c in target.table.columns], len(items),
-                        ctx.origin(node))
-    origin = ctx.origin(node)
-    return [(columns.position(column.name, origin), FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id))
-            for column, (_, f) in zip(target.table.columns, items)]
-
-
-# --- INSERT … ON CONFLICT DO UPDATE: an upsert is a MERGE ----------------------------------------
-
-
-def _upsert(node: exp.Insert, target: Target, rows: Relation, names: list[str], kind: str,
-            origin: Origin | None, ctx: LoweringContext) -> Statement:
-    """``INSERT … ON CONFLICT (k) DO UPDATE SET c = EXCLUDED.c`` writes the inserted rows, and
-    on a conflict updates the existing row: MERGE INTO target USING (the inserted rows) AS
-    excluded ON the conflict keys (Postgres, SQLite, DuckDB; MySQL's ON DUPLICATE KEY UPDATE)."""
-    conflict = node.args["conflict"]
-    action = conflict.args.get("action")
-    updates = conflict.expressions if action is None or "UPDATE" in action.name.upper() or \
-        conflict.args.get("duplicate") else []
-    if not updates:  # DO NOTHING: the rows are inserted or skipped
-        return Statement(ctx.statement, kind, rows, origin, target.name, _writes(names, rows.fields),
-                         tuple(ctx.uncertain))
-    table_node = _table_of(node.this)
-    matched = _MatchedRows(ctx, CteEnv())
-    matched.add(table_node)
-    excluded = _ExcludedRows(rows, names, ctx)
-    matched.scope.add(excluded.source)
-    columns = _Columns(target)
-    insert = [(columns.position(name, target.origin), excluded.ref(name, target.origin)) for name in names]
-    update = [a for item in updates for a in _assignments(_excluded_values(item), columns, matched, ctx)]
-    where = conflict.args.get("where")
-    condition = matched.lower(where.this if isinstance(where, exp.Where) else where) if where is not None else None
-    keys = []
-    target_alias = matched.scope.sources[0].alias
-    for key in conflict.args.get("conflict_keys") or []:
-        key = key.this if isinstance(key, exp.Ordered) else key
-        identifier = key.this if isinstance(key, exp.Column) else key
-        if isinstance(identifier, exp.Identifier):
-            name = ctx.normalizer.part(identifier)
-            qualified = exp.Column(this=identifier.copy(), table=exp.to_identifier(target_alias))
-            keys.append((name, matched.lower(qualified)))
-    relation = excluded.joined(matched.clause.build(), keys, ctx)
-    clauses = [WriteClause(WriteAction.INSERT, Matched.NOT_MATCHED, None, tuple(insert)),
-               WriteClause(WriteAction.UPDATE, Matched.MATCHED, condition, tuple(update))]
-    return _modify_statement(kind, target, relation, clauses, columns, origin, ctx)
-
-
-def _excluded_values(item: exp.Expression) -> exp.Expression:
-    """MySQL's ``c = VALUES(c)`` means the inserted value: read it as ``excluded.c``."""
-    def swap(node):
-        if isinstance(node, exp.Anonymous) and node.name.upper() == "VALUES" and len(node.expressions) == 1:
-            column = node.expressions[0]
-            if isinstance(column, exp.Column):
-                return exp.column(column.name, "excluded")
-        return node
-    return item.transform(swap, copy=True) if isinstance(item, exp.Expression) else item
-
-
-class _ExcludedRows:
-    """The rows an upsert inserts, seen as the ``excluded`` table by its DO UPDATE clause."""
-
-    def __init__(self, rows: Relation, names: list[str], ctx: LoweringContext):
-        from .scope import Source
-
-        self.rows = rows
-        self.ctx = ctx
-        self.by_name = {name.lower(): f for name, f in zip(names, rows.fields)}
-        columns = [(name, f) for name, f in zip(names, rows.fields)]
-        self.source = Source("excluded", "excluded", rows.id, columns, aliased=True)
-
-    def ref(self, name: str, origin: Origin | None) -> Expr:
-        field = self.by_name[name.lower()]
-        return FieldRef(self.ctx.ids.new("col", origin), origin, field.type, field.id)
-
-    def joined(self, target_rows: Relation, keys: list[tuple[str, Expr]], ctx: LoweringContext) -> Relation:
-        """target FULL JOIN inserted rows ON each conflict key equal to its inserted value."""
-        from ...ir import Call, Join, JoinKind
-
-        conditions = []
-        for name, key in keys:
-            inserted = self.by_name.get(name.lower())
-            if inserted is None:
-                continue
-            ref = FieldRef(ctx.ids.new("col", key.origin), key.origin, inserted.type, inserted.id)
-            conditions.append(Call(ctx.ids.new("call", key.origin), key.origin, "BOOLEAN", "eq", (key, ref)))
-        condition = and_all(ctx, conditions) if conditions else None
-        origin = keys[0][1].origin if keys else target_rows.origin
-        join_id = ctx.ids.new("join", origin)
-        return Join(join_id, origin, JoinKind.FULL, target_rows, self.rows, condition)
 
 
 # --- statements not analysed -------------------------------------------------------------------
 
 
-def unanalysed(node: exp.Expression, ctx: LoweringContext, kind: str, reason: str,
-               target: str | None = None) -> Statement:
-    """A statement whose lineage is unknown: ``reason`` says why (it ends the sentence
-    "…, so its lineage is unknown")."""
-    origin = statement_origin(node, ctx)
-    ctx.uncertain_about(f"{reason}, so its lineage is unknown", None, origin)
-    return Statement(ctx.statement, kind, None, origin, target, uncertain=tuple(ctx.uncertain))
-
-
 def lower_copy(node: exp.Copy, ctx: LoweringContext) -> Statement:
     """``COPY INTO t FROM <files>``: the rows come from files, whose lineage is not known."""
-    table_node = _table_of(node.this)
+    table_node = table_of(node.this)
     files = ", ".join(f.sql(dialect=ctx.dialect) for f in node.args.get("files") or [])
     if table_node is not None and node.args.get("kind"):
         target = resolve_target(table_node, ctx).name
