@@ -7,8 +7,14 @@ from sqlglot import exp
 
 
 def table_parts(node: exp.Table, ctx) -> tuple[str, ...]:
-    parts = [_part(p, ctx) for p in node.parts]
-    if parts and type(ctx.dialect).__name__ == "BigQuery" and "$" in parts[-1]:
+    bigquery = type(ctx.dialect).__name__ == "BigQuery"
+    if bigquery and node.args.get("db") is not None:
+        # BigQuery's table names are case-sensitive (a qualified name is a table, as sqlglot's
+        # BigQuery normaliser reads it); columns and CTE names are not.
+        parts = [p.name if isinstance(p, exp.Identifier) else _part(p, ctx) for p in node.parts]
+    else:
+        parts = [_part(p, ctx) for p in node.parts]
+    if parts and bigquery and "$" in parts[-1]:
         parts[-1] = parts[-1].partition("$")[0]  # a partition of the table is the table
     return tuple(parts)
 
