@@ -9,6 +9,8 @@ suffix ``~1``, ``~2`` … numbered in authored order.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from .origin import Origin
 
 
@@ -29,7 +31,15 @@ class IdAllocator:
         if origin is None:
             key = f"{self._prefix}.{kind}"
         else:
-            line, column = origin.position()
+            text = origin[4]
+            if text is None:
+                line, column = origin.position()
+            else:
+                # ``origin.position()``, inlined: every expression of a statement gets an id.
+                start = origin[0]
+                starts = text._line_starts
+                line = bisect_right(starts, start)
+                column = start - starts[line - 1] + 1
             key = f"{self._prefix}.{kind}@{line}:{column}"
         count = self._seen.get(key)
         if count is None:

@@ -187,11 +187,6 @@ class Scope:
                 return source
         return None
 
-    def sources_with(self, name: str) -> list[Source]:
-        """The sources that declare a column ``name`` (any case)."""
-        key = name.lower()
-        return [source for source in self.sources if source.has(key)]
-
     def aliases(self) -> list[str]:
         return [s.alias for s in self.sources]
 
@@ -233,11 +228,18 @@ class Scope:
             merged = scope.merged.get(name.lower())
             if merged is not None:
                 return self._maybe_candidates(merged(origin), open_inner, name, origin, depth)
-            matches = [(s, f) for s in scope.sources_with(name) if (f := s.find(name)) is not None]
-            if len(matches) > 1:
-                raise AmbiguousColumnError(name, [f"{s.alias}.{name}" for s, _ in matches], origin)
-            if matches:
-                found = self._ref(matches[0][1], origin, depth)
+            key = name.lower()
+            match = None
+            for source in scope.sources:
+                if source.has(key):
+                    field = source.find(name)
+                    if field is not None:
+                        if match is not None:
+                            holders = [s for s in scope.sources if s.has(key) and s.find(name) is not None]
+                            raise AmbiguousColumnError(name, [f"{s.alias}.{name}" for s in holders], origin)
+                        match = field
+            if match is not None:
+                found = self._ref(match, origin, depth)
                 return self._maybe_candidates(found, open_inner, name, origin, depth)
             open_inner.extend((s, depth) for s in scope.sources if s.is_open)
             scope = scope.outer
