@@ -67,10 +67,15 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
             seen_uncertain.add((field, reason))
             uncertain.append(UncertainItem.model_construct(field=field, reason=reason))
 
-    for item in statement.uncertain:
-        note(item.field, item.reason, derived=False)
-
     root = statement.root
+    # What the frontend found uncertain about a field that is not an output (a ``*`` inside a
+    # derived table whose named columns were resolved) does not concern the answer: an output
+    # that depends on it carries a non-exact source and its own entry.
+    outputs_named = _output_names(statement)
+    for item in statement.uncertain:
+        if item.field is None or outputs_named is None or item.field in outputs_named:
+            note(item.field, item.reason, derived=False)
+
     if root is not None:
         if statement.writes is not None:
             outputs = [(w.name, w.field) for w in statement.writes]
@@ -101,6 +106,14 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
         index=statement.index, kind=statement.kind, target=statement.target, fields=fields, uncertain=uncertain,
         rows=rows,
     )
+
+
+def _output_names(statement: Statement) -> set[str] | None:
+    if statement.root is None:
+        return None
+    if statement.writes is not None:
+        return {w.name for w in statement.writes}
+    return {f.name for f in statement.root.fields}
 
 
 # Rendered sources by (relationship, column key, transformation, confidence): the same
