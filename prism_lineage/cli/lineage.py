@@ -64,6 +64,9 @@ def add_project_arguments(parser) -> None:
     parser.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--as", dest="credential", metavar="CREDENTIAL", default=None,
                         help="answer as this member or API token (default: the project owner)")
+    parser.add_argument("--index", metavar="DIR", default=None,
+                        help="record this sync as a new epoch of the Parquet index in DIR (one directory per "
+                             "project and environment) and answer from what the index holds (specs/index.md)")
 
 
 def run(args) -> int:
@@ -89,11 +92,28 @@ def _answer(args) -> str:
     project, access = load_project(args.project)
     viewer = viewer_for(access, args.credential)
     lineage = sync(project, args.env)
+    if getattr(args, "index", None):
+        lineage = _through_index(lineage, args.index)
     if mode == "impact":
         answer = impact(lineage, viewer, asset)
         return answer.to_json() + "\n" if args.output == "json" else render_impact(answer)
     found = explore(lineage, viewer, asset, _DIRECTIONS[args.direction], args.depth)
     return found.to_json() + "\n" if args.output == "json" else render_explorer(found)
+
+
+def _through_index(lineage, root: str):
+    """Write the sync as the next epoch of the environment's index, then read the rollup back
+    from it with DuckDB: the answer is what the index holds."""
+    from pathlib import Path
+
+    from ..index import EpochIndex
+
+    index = EpochIndex(Path(root) / lineage.project / lineage.environment)
+    try:
+        index.write(lineage)
+    except OSError as error:
+        raise InputError(f"cannot write the index in {root}: {error.strerror or error}") from None
+    return index.lineage(lineage.project, lineage.environment)
 
 
 def _choose(args) -> str:

@@ -163,3 +163,15 @@ def test_no_asset_asks_to_choose_and_searches_visible_names_only(capsys):
     assert json.loads(out)["choose"] == [{"name": "marts.revenue_by_country", "kind": "view"}]
     code, _, err = run(capsys, "lineage", "--project", str(SHOP), "--as", "bob-deploy")
     assert code == 7 and "lineage.read" in err
+
+
+def test_index_records_each_sync_and_answers_from_it(capsys, tmp_path):
+    argv = ("lineage", "impact", "analytics.orders", "--project", str(SHOP), "-o", "json")
+    _, direct, _ = run(capsys, *argv)
+    code, indexed, err = run(capsys, *argv, "--index", str(tmp_path))
+    assert code == 0 and err == ""
+    assert json.loads(indexed) == json.loads(direct)  # the index holds the same rollup
+    environment = tmp_path / "shop" / "prod"
+    assert sorted(p.name for p in (environment / "alive").glob("*.parquet")) == ["v1_1.parquet"]
+    run(capsys, *argv, "--index", str(tmp_path))  # a second sync: the next epoch
+    assert sorted(p.name for p in (environment / "alive").glob("*.parquet")) == ["v1_1.parquet", "v1_2.parquet"]
