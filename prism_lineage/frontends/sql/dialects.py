@@ -44,8 +44,9 @@ class Normalizer:
         self._preserves_case = insensitive
 
     def identifier(self, node: exp.Identifier) -> str:
-        fold = self._fold_quoted if node.args.get("quoted") else self._fold
-        name = node.this
+        args = node.args
+        fold = self._fold_quoted if args.get("quoted") else self._fold
+        name = args["this"]
         return fold(name) if fold else name
 
     def output_name(self, node: exp.Identifier) -> str:

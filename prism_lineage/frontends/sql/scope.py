@@ -196,13 +196,14 @@ class Scope:
     def resolve(self, node: exp.Column, origin: Origin | None) -> Expr | None:
         """Resolve a column reference, or return ``None`` when no scope knows it (the caller
         may then try select-list aliases before giving up)."""
-        ctx = self.ctx
-        norm = ctx.normalizer
-        name = norm.part(node.this)
+        norm = self.ctx.normalizer
+        args = node.args
+        this = args["this"]
+        name = norm.identifier(this) if type(this) is exp.Identifier else norm.part(this)
+        if args.get("table") is None:  # most columns are unqualified: skip building their parts
+            return self._resolve_unqualified(name, origin)
         qualifier = tuple(norm.part(p) for p in node.parts[:-1])
-        if qualifier:
-            return self._resolve_qualified(qualifier, name, origin)
-        return self._resolve_unqualified(name, origin)
+        return self._resolve_qualified(qualifier, name, origin)
 
     def _resolve_qualified(self, qualifier: tuple[str, ...], name: str, origin: Origin | None) -> Expr:
         scope: Scope | None = self
@@ -224,11 +225,12 @@ class Scope:
         scope: Scope | None = self
         depth = 0
         open_inner: list[tuple[Source, int]] = []
+        key = name.lower()
         while scope is not None:
-            merged = scope.merged.get(name.lower())
-            if merged is not None:
-                return self._maybe_candidates(merged(origin), open_inner, name, origin, depth)
-            key = name.lower()
+            if scope.merged:
+                merged = scope.merged.get(key)
+                if merged is not None:
+                    return self._maybe_candidates(merged(origin), open_inner, name, origin, depth)
             match = None
             for source in scope.sources:
                 if source.has(key):
