@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from ..catalog import Catalog
 from ..errors import NestingTooDeepError
-from ..frontends.sql import lower_sql
+from ..frontends.sql import ScriptLowering, lower_sql
 from ..functions import FunctionRegistry
 from ..ir import Statement
 from ..lineage.graph import LineageGraph
@@ -17,7 +17,7 @@ from .answer import answer_statement
 from .models import Explanation, FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
 
 __all__ = [
-    "PlanSource", "explain", "explain_statements", "lineage_graphs", "Explanation", "StatementAnswer", "FieldAnswer",
+    "PlanSource", "explain", "explain_statements", "explain_script", "ScriptAnswers", "lineage_graphs", "Explanation", "StatementAnswer", "FieldAnswer",
     "SourceColumn", "UncertainItem",
 ]
 
@@ -59,6 +59,53 @@ def explain_statements(statements: list[Statement], functions: FunctionRegistry 
     registry = functions if functions is not None else FunctionRegistry.default()
     answers = [answer_statement(s, LineageGraph.of(s, registry)) for s in statements]
     return Explanation.model_construct(statements=answers)
+
+
+class ScriptAnswers:
+    """A SQL text explained one statement at a time, in order (``explain_script``): iterating
+    gives each statement's answer as soon as it is explained; an error is raised at the
+    statement that fails, after the answers before it.  ``len()`` is the number of statements
+    (the text is parsed when this is made: a ``ParseError`` is raised then)."""
+
+    __slots__ = ("_lowering", "_functions")
+
+    def __init__(self, lowering: ScriptLowering, functions: FunctionRegistry):
+        self._lowering = lowering
+        self._functions = functions
+
+    def __len__(self) -> int:
+        return len(self._lowering)
+
+    def __iter__(self) -> Iterator[StatementAnswer]:
+        steps = iter(self._lowering)
+        while True:
+            answer = self._next(steps)
+            if answer is None:
+                return
+            yield answer
+
+    @_within_depth
+    def _next(self, steps: Iterator[Statement]) -> StatementAnswer | None:
+        statement = next(steps, None)
+        if statement is None:
+            return None
+        return answer_statement(statement, LineageGraph.of(statement, self._functions))
+
+    def line(self, index: int) -> int | None:
+        """The line where statement ``index`` starts, if known."""
+        return self._lowering.line(index)
+
+
+def explain_script(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
+                   *, file: str | None = None, functions: FunctionRegistry | None = None,
+                   through_script: bool = False) -> ScriptAnswers:
+    """``explain``, statement by statement (see ``ScriptAnswers``): the same answers, each given
+    as soon as its statement is explained, so a failing statement does not lose the ones before."""
+    catalog = schema if isinstance(schema, Catalog) else Catalog.from_mapping(schema)
+    registry = functions if functions is not None else FunctionRegistry.default()
+    lowering = ScriptLowering(sql, catalog=catalog, dialect=dialect, file=file, functions=registry,
+                              through_script=through_script)
+    return ScriptAnswers(lowering, registry)
 
 
 @runtime_checkable

@@ -6,6 +6,8 @@ knows every scope, and resolving once is both faster and lets errors name the ca
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ...catalog import Catalog
 from ...ir import SourceText, Statement
 from .context import LoweringContext
@@ -14,25 +16,49 @@ from .parsing import parse_statements
 from .scripts import ScriptCatalog
 from .statements import lower_statement
 
-__all__ = ["lower_sql", "known_dialects"]
+__all__ = ["lower_sql", "ScriptLowering", "known_dialects"]
 
 
 def lower_sql(text: str, *, catalog: Catalog, dialect: str | None = None, file: str | None = None,
               functions=None, through_script: bool = False) -> list[Statement]:
     """Parse ``text`` (one or more statements) and lower each statement into the IR, in order:
-    tables and views a statement creates are known to the statements after it (scripts.py);
-    with ``through_script`` a read of one is the rows written into it, so lineage continues to
-    the base tables.  ``functions`` is the function registry (aggregates and generators the
-    frontend must recognise)."""
-    sql_dialect = get_dialect(dialect)
-    normalizer = Normalizer(sql_dialect)
-    source = SourceText(text, None, file)
-    script = ScriptCatalog(catalog)
-    statements = []
-    for index, node in enumerate(parse_statements(text, sql_dialect, source)):
-        ctx = LoweringContext(statement=index, text=source, catalog=script, normalizer=normalizer,
-                              dialect=sql_dialect, functions=functions, through_script=through_script, source=text)
-        statement = lower_statement(node, ctx)
-        script.record(statement, node, ctx)
-        statements.append(statement)
-    return statements
+    tables and views a statement creates or changes are known to the statements after it
+    (scripts.py); with ``through_script`` a read of one is the rows written into it, so lineage
+    continues to the base tables.  ``functions`` is the function registry (aggregates and
+    generators the frontend must recognise)."""
+    return list(ScriptLowering(text, catalog=catalog, dialect=dialect, file=file, functions=functions,
+                               through_script=through_script))
+
+
+class ScriptLowering:
+    """The statements of a SQL text, parsed at once (a ``ParseError`` is raised here), then
+    lowered one at a time, in order, as they are iterated: an error is raised at the statement
+    that fails, after the statements before it were given (batch mode reports them)."""
+
+    __slots__ = ("_nodes", "_source", "_script", "_options")
+
+    def __init__(self, text: str, *, catalog: Catalog, dialect: str | None = None, file: str | None = None,
+                 functions=None, through_script: bool = False):
+        sql_dialect = get_dialect(dialect)
+        self._source = SourceText(text, None, file)
+        self._nodes = parse_statements(text, sql_dialect, self._source)
+        self._script = ScriptCatalog(catalog)
+        self._options = (sql_dialect, Normalizer(sql_dialect), functions, through_script, text)
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+    def __iter__(self) -> Iterator[Statement]:
+        sql_dialect, normalizer, functions, through_script, text = self._options
+        script = self._script
+        for index, node in enumerate(self._nodes):
+            ctx = LoweringContext(statement=index, text=self._source, catalog=script, normalizer=normalizer,
+                                  dialect=sql_dialect, functions=functions, through_script=through_script,
+                                  source=text)
+            script.begin(ctx)
+            yield script.record(lower_statement(node, ctx), node, ctx)
+
+    def line(self, index: int) -> int | None:
+        """The line of the first token of statement ``index`` (1-based), if the parser kept it."""
+        lines = [n.meta["line"] for n in self._nodes[index].walk() if n._meta and "line" in n._meta]
+        return min(lines) if lines else None

@@ -10,9 +10,17 @@ base tables (specs/scripts.md):
 * a table's rows are a snapshot of what was written into it so far: the CREATE's query, then
   ``UNION ALL`` the rows of every INSERT, UPDATE, MERGE and DELETE on it, each padded to the
   table's columns (a column a statement does not write has no value from it).  INSERT
-  OVERWRITE and TRUNCATE start again; DROP forgets the table.  A declared table the script
-  writes starts from its base rows;
+  OVERWRITE and TRUNCATE start again.  A declared table the script writes starts from its base
+  rows;
 * a view is its query, analysed where it is read (a view shows the current rows of what it reads).
+
+DDL that changes tables (ddl.py) changes the catalog for the statements after it, with or
+without ``through_script``: ``ALTER TABLE … RENAME TO`` moves a table (its rows too) to its new
+name, ``RENAME/ADD/DROP COLUMN`` and new types change its columns (an added column has no value
+until a statement writes it), ``DROP TABLE/VIEW`` ends it.  A name that no longer names a table
+(dropped, renamed away) is read as a table not in the schema, and the answer says so.  The
+schema describes the tables as they are *before* the script: a declared table an ALTER changes
+becomes the script's own, its rows starting from the base table's.
 
 A read through the script is a ``CteRef`` to those rows: one statement that reads a temp table
 is explained exactly like the same logic written with a CTE.
@@ -20,11 +28,12 @@ is explained exactly like the same logic written with a CTE.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlglot import exp
 
 from ...catalog import Catalog, Column, Table
+from ...errors import InvalidStatementError, UnknownColumnError
 from ...ir import (
     Expr,
     Field,
@@ -37,9 +46,11 @@ from ...ir import (
     SetKind,
     SetOperation,
     Statement,
+    Uncertainty,
     Values,
     field_id,
 )
+from . import ddl
 from .context import LoweringContext
 
 _CREATES = ("create_table", "create_view", "create_materialized_view")
@@ -48,35 +59,66 @@ _ADDS_ROWS = ("insert", "update", "merge", "delete")
 
 @dataclass(slots=True, eq=False)
 class ScriptTable:
-    """A table or view the script created (or a declared table it wrote)."""
+    """A table or view the script created (or a declared table it wrote or changed)."""
 
     table: Table
+    # The script's own table: lookups answer from it, not from the schema.  False: a declared
+    # table the script only wrote (still read as the schema declares it).
     created: bool = True
     view: exp.Expression | None = None  # a view's query, analysed where it is read
     view_columns: list[str] = field(default_factory=list)
-    rows: Relation | None = None  # a table's rows so far (through the script)
+    # A table's rows so far (through the script), their fields in the order of ``table.columns``.
+    rows: Relation | None = None
     open: bool = False  # some columns are not known (``SELECT *`` over a table without a schema)
+    gone: str | None = None  # the name no longer names a table: why ("t was dropped at line 4")
+    # Through the script, reads of it stop at the table itself: why (rows written by position
+    # into columns nobody knows cannot be told apart).
+    stops: str | None = None
 
 
 class ScriptCatalog:
-    """The user's catalog, plus the tables and views the script's statements create."""
+    """The user's catalog, plus the tables and views the script's statements create or change."""
 
-    __slots__ = ("base", "document", "_tables")
+    __slots__ = ("base", "document", "_tables", "_ctx")
 
     def __init__(self, base: Catalog):
         self.base = base
         self.document = base.document
         self._tables: list[ScriptTable] = []
+        self._ctx: LoweringContext | None = None  # the statement being lowered
+
+    def begin(self, ctx: LoweringContext) -> None:
+        """The statement ``ctx`` is lowered next (a read of a dropped table is noted in it)."""
+        self._ctx = ctx
 
     @property
     def tables(self) -> list[Table]:
-        return list(self.base.tables) + [t.table for t in self._tables if t.created and not t.open]
+        return list(self.base.tables) + [t.table for t in self._tables if t.created and not t.open and t.gone is None]
 
     def lookup(self, parts: tuple[str, ...], origin: Origin | None = None) -> Table | None:
+        """The table a query reads under ``parts`` (``None``: read it without a schema)."""
+        return self._find(parts, origin, reading=True)
+
+    def target(self, parts: tuple[str, ...], origin: Origin | None = None) -> Table | None:
+        """The table a statement writes, creates or changes under ``parts``."""
+        return self._find(parts, origin, reading=False)
+
+    def _find(self, parts: tuple[str, ...], origin: Origin | None, reading: bool) -> Table | None:
         found = self.script_table(parts)
-        if found is not None and found.created:
-            return None if found.open else found.table
+        if found is not None:
+            if found.gone is not None:
+                if reading:
+                    self.note(f"{found.gone}: it is read as a table not in the schema", origin)
+                return None
+            if found.created:
+                return None if found.open else found.table
         return self.base.lookup(parts, origin)
+
+    def note(self, reason: str, origin: Origin | None) -> None:
+        """Say ``reason`` in the answer of the statement being lowered (once)."""
+        ctx = self._ctx
+        if ctx is not None and all(u.reason != reason for u in ctx.uncertain):
+            ctx.uncertain_about(reason, None, origin)
 
     def script_table(self, parts: tuple[str, ...]) -> ScriptTable | None:
         """The table of the script that ``parts`` names, latest first."""
@@ -90,31 +132,52 @@ class ScriptCatalog:
 
     # --- what a statement does to the script's tables ----------------------------------------
 
-    def record(self, statement: Statement, node: exp.Expression, ctx: LoweringContext) -> None:
-        """What ``statement`` (lowered from ``node``) does to the script's tables."""
+    def record(self, statement: Statement, node: exp.Expression, ctx: LoweringContext) -> Statement:
+        """What ``statement`` (lowered from ``node``) does to the script's tables; the statement,
+        with what the catalog could not follow added to its ``uncertain`` entries."""
+        changes = ddl.table_changes(node, ctx, statement.origin)
+        if changes is not None:
+            notes = [note for change in changes.changes if (note := self._change(change, changes, ctx))]
+            if notes:
+                found = tuple(Uncertainty(note, None, changes.origin) for note in notes)
+                statement = replace(statement, uncertain=statement.uncertain + found)
+            return statement
         target = statement.target
         if target is None:
-            return
+            return statement
         parts = tuple(target.split("."))
         kind = statement.kind
         if kind in _CREATES and statement.root is not None:
-            self._create(statement, node, parts, ctx)
-        elif kind == "drop":
-            self._forget(parts)
+            if not (isinstance(node, exp.Create) and node.args.get("exists") and self._exists(parts)):
+                self._create(statement, node, parts, ctx)
         elif kind == "truncate":
             entry = self.script_table(parts)
-            if entry is not None and entry.view is None:
-                entry.rows = self._empty(entry.table, statement.origin, ctx)
+            if entry is not None and entry.view is None and entry.gone is None:
+                entry.rows, entry.stops = self._empty(entry.table, statement.origin, ctx), None
         elif statement.root is not None and (kind in _ADDS_ROWS or kind == "insert_overwrite") and ctx.through_script:
             entry = self.script_table(parts) or self._declared(parts)
-            if entry is None or entry.view is not None:
-                return
+            # Rows written into a view, or into a dropped table (the database refuses), are not followed.
+            if entry is None or entry.view is not None or entry.gone is not None:
+                return statement
+            if entry.open:
+                entry.rows = None
+                entry.stops = (f"the columns of {entry.table.name} are not known and rows were written into it "
+                               f"({kind.upper().replace('_', ' ')}{_at(statement.origin)})")
+                return statement
             written = _padded(statement, entry.table, ctx)
             if kind == "insert_overwrite" or entry.rows is None and entry.created:
                 entry.rows = written
             else:
                 previous = entry.rows if entry.rows is not None else _base_rows(entry.table, statement.origin, ctx)
                 entry.rows = _union_all(previous, written, ctx)
+        return statement
+
+    def _exists(self, parts: tuple[str, ...]) -> bool:
+        """``CREATE … IF NOT EXISTS``: whether the table is there already (then nothing changes)."""
+        entry = self.script_table(parts)
+        if entry is not None:
+            return entry.gone is None
+        return self.base.lookup(parts) is not None
 
     def _create(self, statement: Statement, node: exp.Expression, parts: tuple[str, ...],
                 ctx: LoweringContext) -> None:
@@ -123,7 +186,7 @@ class ScriptCatalog:
         by_id = {f.id: f for f in root.fields}
         if statement.writes:
             written = [(w.name, by_id[w.field].type) for w in statement.writes]
-        else:  # CREATE TABLE t (a INT, …): its declared columns, no rows
+        else:  # CREATE TABLE t (a INT, …) / LIKE s: its declared columns, no rows
             written = [(f.name, f.type) for f in root.fields]
         is_open = any(name == "*" or name.endswith(".*") for name, _ in written)
         table = Table(".".join(parts), parts, tuple(Column(name, type_) for name, type_ in written))
@@ -157,6 +220,122 @@ class ScriptCatalog:
         columns = tuple(Field(field_id(values_id, i), c.name, c.type, origin) for i, c in enumerate(table.columns))
         return Values(values_id, origin, columns, ())
 
+    # --- DDL that changes tables (ddl.py) -----------------------------------------------------
+
+    def _change(self, change: ddl.Change, statement: ddl.TableChanges, ctx: LoweringContext) -> str | None:
+        """Apply one change; what the catalog could not follow, in words (or ``None``)."""
+        origin = statement.origin
+        if isinstance(change, ddl.DropTable):
+            name = ".".join(change.table)
+            self._forget(change.table)
+            self._gone(change.table, f"{name} was dropped ({statement.what}{_at(origin)})")
+            return None
+        if isinstance(change, ddl.SwapTables):
+            first, second = self._adopt(change.table, ctx, origin), self._adopt(change.other, ctx, origin)
+            if first is not None and second is not None and first is not second:
+                first.table, second.table = (_renamed(first.table, second.table.parts),
+                                             _renamed(second.table, first.table.parts))
+                for entry in (first, second):  # latest first: each now answers for its new name
+                    self._tables.remove(entry)
+                    self._tables.append(entry)
+            return None
+        entry = self._adopt(change.table, ctx, origin)
+        if entry is None:
+            return None
+        if isinstance(change, ddl.RenameTable):
+            new = entry.table.parts[:-1] + change.new if len(change.new) == 1 else change.new
+            old = entry.table
+            self._tables.remove(entry)
+            entry.table = _renamed(old, new)
+            self._gone(old.parts, f"{old.name} was renamed to {entry.table.name} "
+                                  f"({statement.what}{_at(origin)})")
+            self._tables.append(entry)
+            return None
+        if entry.open:
+            if not ctx.through_script:
+                return None  # read without a schema either way: nothing to follow
+            return (f"the columns of {entry.table.name} are not known, so {statement.what} is not followed: "
+                    f"reads of {entry.table.name} after it name its columns as written")
+        self._change_columns(entry, change, ctx, origin)
+        return None
+
+    def _adopt(self, parts: tuple[str, ...], ctx: LoweringContext, origin: Origin | None) -> ScriptTable | None:
+        """The script's own entry for the table a DDL statement changes (``None``: the name no
+        longer names a table).  A declared table becomes the script's own from here on, its rows
+        starting from the base table's; a table not in the schema stands for all its unknown
+        columns, like ``CREATE TABLE t2 AS SELECT * FROM t``."""
+        entry = self.script_table(parts)
+        if entry is not None:
+            if entry.gone is not None:
+                return None
+            if not entry.created:
+                entry.created = True
+                if entry.rows is None and ctx.through_script:
+                    entry.rows = _base_rows(entry.table, origin, ctx)
+            return entry
+        table = self.base.lookup(parts, origin)
+        if table is not None:
+            entry = ScriptTable(table, rows=_base_rows(table, origin, ctx) if ctx.through_script else None)
+        else:
+            name = ".".join(parts)
+            entry = ScriptTable(Table(name, parts, (Column("*"),)), open=True,
+                                rows=_all_columns(name, origin, ctx) if ctx.through_script else None)
+        self._tables.append(entry)
+        return entry
+
+    def _gone(self, parts: tuple[str, ...], why: str) -> None:
+        self._tables.append(ScriptTable(Table(".".join(parts), parts, ()), gone=why))
+
+    def _change_columns(self, entry: ScriptTable, change: ddl.Change, ctx: LoweringContext,
+                        origin: Origin | None) -> None:
+        """RENAME/ADD/DROP COLUMN, a new type, REPLACE COLUMNS: the table's new columns, each
+        from the column it was (its position in the rows so far) or new (no value yet)."""
+        table = entry.table
+        columns: list[tuple[Column, int | None]] = [(c, i) for i, c in enumerate(table.columns)]
+
+        def position(name: str, if_exists: bool = False) -> int | None:
+            found = next((i for i, (c, _) in enumerate(columns) if c.name.lower() == name.lower()), None)
+            if found is None and not if_exists:
+                raise UnknownColumnError(name, table=table.name, available=[c.name for c, _ in columns],
+                                         origin=origin)
+            return found
+
+        def absent(name: str) -> None:
+            if position(name, if_exists=True) is not None:
+                raise InvalidStatementError(f"column '{name}' of {table.name} already exists", origin=origin)
+
+        if isinstance(change, ddl.RenameColumn):
+            at = position(change.old, change.if_exists)
+            if at is None:
+                return
+            if change.new.lower() != change.old.lower():
+                absent(change.new)
+            columns[at] = (replace(columns[at][0], name=change.new), columns[at][1])
+        elif entry.view is not None:
+            return  # a view's columns are its query's: only their names change
+        elif isinstance(change, ddl.AddColumn):
+            if change.if_not_exists and position(change.column.name, if_exists=True) is not None:
+                return
+            absent(change.column.name)
+            columns.append((Column(change.column.name, change.column.type), None))
+        elif isinstance(change, ddl.DropColumn):
+            at = position(change.name, change.if_exists)
+            if at is None:
+                return
+            del columns[at]
+        elif isinstance(change, ddl.RetypeColumn):
+            at = position(change.name)
+            assert at is not None
+            columns[at] = (replace(columns[at][0], type=change.type), columns[at][1])
+        elif isinstance(change, ddl.ReplaceColumns):
+            old = {c.name.lower(): i for i, (c, _) in enumerate(columns)}
+            columns = [(Column(c.name, c.type), old.get(c.name.lower())) for c in change.columns]
+        entry.table = Table(table.name, table.parts, tuple(c for c, _ in columns), table.spec)
+        if entry.view is not None:
+            entry.view_columns = [c.name for c, _ in columns]
+        elif entry.rows is not None:
+            entry.rows = _reshaped(entry.rows, columns, origin, ctx)
+
 
 def _padded(statement: Statement, table: Table, ctx: LoweringContext) -> Relation:
     """The statement's written rows as the table's columns, in order (NULL where not written)."""
@@ -178,6 +357,36 @@ def _padded(statement: Statement, table: Table, ctx: LoweringContext) -> Relatio
             exprs.append(FieldRef(ctx.ids.new("col", origin), origin, source.type, source.id))
     columns = tuple(Field(field_id(project_id, i), c.name, c.type, origin) for i, c in enumerate(table.columns))
     return Project(project_id, origin, root, tuple(exprs), columns)
+
+
+def _reshaped(rows: Relation, columns: list[tuple[Column, int | None]], origin: Origin | None,
+              ctx: LoweringContext) -> Relation:
+    """The rows under the table's new columns: each from the field at its old position, or
+    NULL (a column added by ALTER has no value until a statement writes it)."""
+    project_id = ctx.ids.new("project", origin)
+    exprs: list[Expr] = []
+    for column, at in columns:
+        if at is None:
+            exprs.append(Literal(ctx.ids.new("lit", origin), origin, column.type, None))
+        else:
+            source = rows.fields[at]
+            exprs.append(FieldRef(ctx.ids.new("col", origin), origin, source.type, source.id))
+    fields = tuple(Field(field_id(project_id, i), c.name, c.type, origin) for i, (c, _) in enumerate(columns))
+    return Project(project_id, origin, rows, tuple(exprs), fields)
+
+
+def _renamed(table: Table, parts: tuple[str, ...]) -> Table:
+    return Table(".".join(parts), parts, table.columns, table.spec)
+
+
+def _at(origin: Origin | None) -> str:
+    return f" at line {origin.line}" if origin is not None else ""
+
+
+def _all_columns(name: str, origin: Origin | None, ctx: LoweringContext) -> Relation:
+    """The rows of a table not in the schema: one field standing for all its unknown columns."""
+    scan_id = ctx.ids.new("scan", origin)
+    return Scan(scan_id, origin, name, (Field(field_id(scan_id, "*"), "*", None, origin),), False)
 
 
 def _base_rows(table: Table, origin: Origin | None, ctx: LoweringContext) -> Relation:
@@ -205,13 +414,20 @@ def script_read(queries, parts: tuple[str, ...], alias: str | None, column_alias
     if not ctx.through_script or not isinstance(catalog, ScriptCatalog):
         return None
     entry = catalog.script_table(parts)
-    if entry is None:
+    if entry is None or entry.gone is not None:
         return None
     name = entry.table.name
     if entry.view is not None:
         definition = CteDef(name, exp.CTE(this=entry.view), CteEnv(), list(entry.view_columns), False)
     elif entry.rows is not None:
-        definition = CteDef(name, None, CteEnv(), [], False, relation=entry.rows)
+        # The rows' fields are the table's columns in order: read them under the columns'
+        # current names (a column renamed by ALTER).
+        columns = [c.name for c in entry.table.columns]
+        if entry.open or len(columns) != len(entry.rows.fields):
+            columns = []
+        definition = CteDef(name, None, CteEnv(), columns, False, relation=entry.rows)
     else:
+        if entry.stops is not None:
+            catalog.note(f"{entry.stops}: lineage through the script stops at {name}", origin)
         return None
     return queries._cte_source(definition, alias or parts[-1], column_aliases, origin)

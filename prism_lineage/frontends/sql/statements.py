@@ -8,9 +8,11 @@ from sqlglot import exp
 from ...ir import Relation, Statement
 from . import writes
 from .context import LoweringContext
+from .ddl import is_sp_rename, table_changes
 from .dynamic import lower_dynamic
 from .pivot import pivot_statement
 from .queries import CteEnv, QueryLowerer
+from .targets import named_target
 
 _QUERY_TYPES = (exp.Query, exp.Values)
 
@@ -49,6 +51,8 @@ def lower_statement(node: exp.Expression, ctx: LoweringContext) -> Statement:
     kind = _NO_DATA.get(type(node))
     if kind is not None:
         return _no_data(node, kind, ctx)
+    if is_sp_rename(node):  # T-SQL's ALTER … RENAME: the script catalog follows it (ddl.py)
+        return _sp_rename(node, ctx)
     dynamic = lower_dynamic(node, ctx, lower_statement)
     if dynamic is not None:
         return dynamic
@@ -59,7 +63,8 @@ def lower_statement(node: exp.Expression, ctx: LoweringContext) -> Statement:
 
 
 def _no_data(node: exp.Expression, kind: str, ctx: LoweringContext) -> Statement:
-    """DROP, ALTER, TRUNCATE …: the table they name is their target; they write no values."""
+    """DROP, ALTER, TRUNCATE …: the table they name is their target; they write no values
+    (what they change in the script's tables: scripts.py)."""
     table = None
     if isinstance(node, exp.TruncateTable) and node.expressions:
         table = node.expressions[0]
@@ -70,3 +75,10 @@ def _no_data(node: exp.Expression, kind: str, ctx: LoweringContext) -> Statement
     if isinstance(table, exp.Table) and isinstance(table.this, exp.Identifier):
         target = writes.resolve_target(table, ctx).name
     return Statement(ctx.statement, kind, None, writes.statement_origin(node, ctx), target, ())
+
+
+def _sp_rename(node: exp.Execute, ctx: LoweringContext) -> Statement:
+    """T-SQL's ``EXEC sp_rename``: an ALTER … RENAME, whose target is the renamed table."""
+    changes = table_changes(node, ctx, None)
+    target = named_target(changes.changes[0].table, None, ctx).name if changes is not None else None
+    return Statement(ctx.statement, "alter", None, writes.statement_origin(node, ctx), target, ())

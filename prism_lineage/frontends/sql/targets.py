@@ -12,6 +12,7 @@ from ...errors import InvalidStatementError, UnknownColumnError
 from ...ir import Origin, Statement, WrittenColumn
 from .context import LoweringContext
 from .names import table_parts
+from .scripts import ScriptCatalog
 from .queries import CteEnv, QueryLowerer
 
 
@@ -45,9 +46,15 @@ class Target:
 
 
 def resolve_target(node: exp.Table, ctx: LoweringContext) -> Target:
-    parts = table_parts(node, ctx)
     origin = ctx.join(ctx.origin(node.parts[0]), ctx.origin(node.this))
-    table = ctx.catalog.lookup(parts, origin)
+    return named_target(table_parts(node, ctx), origin, ctx)
+
+
+def named_target(parts: tuple[str, ...], origin: Origin | None, ctx: LoweringContext) -> Target:
+    catalog = ctx.catalog
+    # A script's catalog tells a written name from a read one: writing (or creating) a table the
+    # script dropped is not reading it.
+    table = catalog.target(parts, origin) if isinstance(catalog, ScriptCatalog) else catalog.lookup(parts, origin)
     return Target(table.name if table is not None else ".".join(parts), table, origin)
 
 

@@ -28,6 +28,7 @@ from ...ir import (
     field_id,
 )
 from .context import LoweringContext
+from .names import table_parts
 from .queries import CteEnv, QueryLowerer
 
 _QUERY = (exp.Query, exp.Values, exp.Subquery)
@@ -200,18 +201,33 @@ def lower_create(node: exp.Create, ctx: LoweringContext) -> Statement:
 
 def _create_empty(node: exp.Create, kind: str, target: Target, listed, origin: Origin | None,
                   ctx: LoweringContext) -> Statement:
-    """``CREATE TABLE t (a INT, …)``: a table with these columns and no rows (nothing is written)."""
+    """``CREATE TABLE t (a INT, …)`` / ``CREATE TABLE t LIKE s`` / ``(LIKE s, b INT)``: a table
+    with these columns and no rows (nothing is written).  The columns of a ``LIKE`` table not in
+    the schema are unknown: a ``*`` field stands for them."""
     schema = node.this if isinstance(node.this, exp.Schema) else None
-    definitions = [c for c in (schema.expressions if schema is not None else []) if isinstance(c, exp.ColumnDef)]
+    items = list(schema.expressions) if schema is not None else []
+    properties = node.args.get("properties")
+    items += [p for p in (properties.expressions if properties is not None else []) if isinstance(p, exp.LikeProperty)]
     values_id = ctx.ids.new("values", target.origin or origin)
-    columns = []
-    for i, definition in enumerate(definitions):
-        type_node = definition.args.get("kind")
-        type_ = type_node.sql(dialect=ctx.dialect) if type_node is not None else None
-        columns.append(Field(field_id(values_id, i), ctx.normalizer.part(definition.this), type_,
-                             ctx.origin(definition.this)))
-    root = Values(values_id, target.origin or origin, tuple(columns), ())
+    columns: list[tuple[str, str | None, Origin | None]] = []
+    for item in items:
+        if isinstance(item, exp.ColumnDef):
+            type_node = item.args.get("kind")
+            columns.append((ctx.normalizer.part(item.this), type_node.sql(dialect=ctx.dialect) if type_node else None,
+                            ctx.origin(item.this)))
+        elif isinstance(item, exp.LikeProperty) and isinstance(item.this, exp.Table):
+            columns.extend(_like_columns(item.this, ctx))
+    fields = tuple(Field(field_id(values_id, i), name, type_, where) for i, (name, type_, where) in enumerate(columns))
+    root = Values(values_id, target.origin or origin, fields, ())
     return Statement(ctx.statement, kind, root, origin, target.name, (), tuple(ctx.uncertain))
+
+
+def _like_columns(table_node: exp.Table, ctx: LoweringContext) -> list[tuple[str, str | None, Origin | None]]:
+    where = ctx.origin(table_node.this)
+    like = ctx.catalog.lookup(table_parts(table_node, ctx), where)
+    if like is None:
+        return [("*", None, where)]
+    return [(c.name, c.type, where) for c in like.columns]
 
 
 def lower_select_into(node: exp.Select, ctx: LoweringContext) -> Statement:
