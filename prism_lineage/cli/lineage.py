@@ -3,19 +3,27 @@
 ::
 
     prism-lineage lineage ASSET --project DIR [--env ENV] [--direction up|down|both] [--depth N]
-                                [-o text|json] [--as CREDENTIAL]
-    prism-lineage lineage impact ASSET --project DIR [--env ENV] [-o text|json] [--as CREDENTIAL]
+                                [-o text|json] [--as CREDENTIAL] [--index DIR]
+                                [--base DIR | --base-rev REV [--approved]]
+    prism-lineage lineage impact ASSET --project DIR [--env ENV] [-o text|json] [--as CREDENTIAL] …
     prism-lineage review --base DIR|--base-rev REV --project DIR [--env ENV] [-o text|json] …
 
 One word after ``lineage`` is the asset; two words starting with ``impact`` ask for impact
 (so an asset called ``impact`` is still explored with ``lineage impact``).  Without ``--as`` the
-answer is the project owner's.  A refusal is one line on stderr (and, with ``-o json``,
+answer is the project owner's.  With ``--base``/``--base-rev``, the environment was last synced
+at that version and ``--project`` is what a branch brings: an environment that reviews holds it
+(not computed) until ``--approved``.  A refusal is one line on stderr (and, with ``-o json``,
 ``{"error": {"code", "message"}}`` on stdout) with the exit code documented in docs/governance.md.
 """
 
 from __future__ import annotations
 
+import io
+import subprocess
 import sys
+import tarfile
+import tempfile
+from pathlib import Path
 
 from ..errors import InputError, PrismError, ResolutionError, UsageError
 from ..errors import AccessRefusedError
@@ -26,6 +34,7 @@ from ..governance.impact import impact
 from ..governance.loading import load_project
 from ..governance.rollup import environment_of, sync
 from ..governance.text import render_explorer, render_impact
+from ..governance.transitions import sync_transition
 from ..governance.walks import Direction
 
 _DIRECTIONS = {"up": Direction.UPSTREAM, "down": Direction.DOWNSTREAM, "both": Direction.BOTH,
@@ -49,6 +58,14 @@ def register(commands) -> None:
                         help=f"hops from the asset, 1 to 10 (default {DEFAULT_DEPTH}); outside is refused")
     parser.add_argument("--search", metavar="TEXT", default=None,
                         help="with no ASSET: list the tables and views you may see whose name holds TEXT")
+    base = parser.add_mutually_exclusive_group()
+    base.add_argument("--base", metavar="DIR", default=None,
+                      help="the project as the environment was last synced (a directory); --project is then "
+                           "what the branch brings, held while the environment reviews it")
+    base.add_argument("--base-rev", metavar="REV", default=None,
+                      help="as --base, the project at a git revision")
+    parser.add_argument("--approved", action="store_true",
+                        help="with --base or --base-rev: a person approved the environment's move to --project")
     parser.set_defaults(run=run)
     from . import review
 
@@ -89,10 +106,20 @@ def _answer(args) -> str:
         mode, asset = "explore", words[0]
     else:
         raise UsageError(f"expected ASSET or 'impact ASSET', got {' '.join(words)!r}")
-    project, access = load_project(args.project)
+    if args.approved and not (args.base or args.base_rev):
+        raise UsageError("--approved needs --base or --base-rev: it approves the move from that version")
+    with tempfile.TemporaryDirectory(prefix="prism-lineage-") as scratch:
+        project, access = load_project(args.project)
+        base = None
+        if args.base or args.base_rev:
+            # The environment stands at the base: who may see what is read there too.
+            base, access = load_project(args.base or checkout(args.project, args.base_rev, Path(scratch)))
     viewer = viewer_for(access, args.credential)
-    lineage = sync(project, args.env)
-    if getattr(args, "index", None):
+    if base is None:
+        lineage = sync(project, args.env)
+    else:
+        lineage = sync_transition(base, project, args.env, approved=args.approved)
+    if getattr(args, "index", None) and not lineage.held_for_review:
         lineage = _through_index(lineage, args.index)
     if mode == "impact":
         answer = impact(lineage, viewer, asset)
@@ -114,6 +141,24 @@ def _through_index(lineage, root: str):
     except OSError as error:
         raise InputError(f"cannot write the index in {root}: {error.strerror or error}") from None
     return index.lineage(lineage.project, lineage.environment)
+
+
+def checkout(project: str, revision: str, scratch: Path) -> Path:
+    """The project directory as it was at git ``revision`` (read with ``git archive``)."""
+    root = Path(project).resolve()
+    try:
+        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], check=True,
+                             capture_output=True, text=True).stdout.strip()
+        relative = root.relative_to(Path(top).resolve()).as_posix()
+        archive = subprocess.run(["git", "-C", top, "archive", "--format=tar", revision, "--", relative or "."],
+                                 check=True, capture_output=True).stdout
+    except (OSError, subprocess.CalledProcessError) as error:
+        detail = getattr(error, "stderr", b"") or b""
+        detail = detail.decode(errors="replace").strip().splitlines()[-1:] if detail else [str(error)]
+        raise InputError(f"cannot read {project} at git revision '{revision}': {' '.join(detail)}") from None
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(scratch, filter="data")
+    return scratch / relative
 
 
 def _choose(args) -> str:

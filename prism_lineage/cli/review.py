@@ -1,18 +1,16 @@
-"""``prism-lineage review``: does a change to a native project wait for approval (certified
-tables), and what is downstream of the tables it touches."""
+"""``prism-lineage review``: does a change to a project (native or dbt) wait for approval
+(certified tables), which environments hold it for review, and what is downstream of the tables
+it touches."""
 
 from __future__ import annotations
 
-import io
-import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 
-from ..errors import InputError, PrismError
+from ..errors import PrismError
 from ..governance.access import viewer_for
-from ..governance.native import load_native
+from ..governance.loading import load_project
 from ..governance.review import CHANGE_SET_STATES, review
 from ..governance.text import render_review
 
@@ -40,33 +38,15 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    from .lineage import refuse
+    from .lineage import checkout, refuse
 
     try:
         with tempfile.TemporaryDirectory(prefix="prism-review-") as scratch:
-            base = args.base or _checkout(args.project, args.base_rev, Path(scratch))
-            _, access, _ = load_native(base)
+            base = args.base or checkout(args.project, args.base_rev, Path(scratch))
+            _, access = load_project(base)
             answer = review(base, args.project, viewer_for(access, args.credential), args.env, args.state)
     except PrismError as error:
         refuse(args, error)
         raise
     sys.stdout.write(answer.to_json() + "\n" if args.output == "json" else render_review(answer))
     return WAITS_EXIT_CODE if args.exit_code and answer.waits_for_approval else 0
-
-
-def _checkout(project: str, revision: str, scratch: Path) -> Path:
-    """The project directory as it was at ``revision`` (read with ``git archive``)."""
-    root = Path(project).resolve()
-    try:
-        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], check=True,
-                             capture_output=True, text=True).stdout.strip()
-        relative = root.relative_to(Path(top).resolve()).as_posix()
-        archive = subprocess.run(["git", "-C", top, "archive", "--format=tar", revision, "--", relative or "."],
-                                 check=True, capture_output=True).stdout
-    except (OSError, subprocess.CalledProcessError) as error:
-        detail = getattr(error, "stderr", b"") or b""
-        detail = detail.decode(errors="replace").strip().splitlines()[-1:] if detail else [str(error)]
-        raise InputError(f"cannot read {project} at git revision '{revision}': {' '.join(detail)}") from None
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(scratch, filter="data")
-    return scratch / relative

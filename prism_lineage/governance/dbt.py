@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,35 +56,45 @@ def load_dbt_project(root: str | Path, *, environment: str | None = None) -> tup
     """A dbt project directory: ``target/manifest.json`` and ``target/catalog.json`` (optional),
     with an optional ``access.yaml`` beside ``dbt_project.yml``."""
     root = Path(root)
+    manifest, catalog = _target_files(root)
+    from .native import ACCESS_FILE, _access
+
+    access = _access(root) if (root / ACCESS_FILE).is_file() else AccessPolicy()
+    project = load_manifest(manifest, catalog, environment=environment or _profile_target(root), owner=access.owner)
+    return project, access
+
+
+def _target_files(root: Path) -> tuple[Path, Path | None]:
+    """``target/manifest.json`` (required) and ``target/catalog.json`` (when present)."""
     manifest = root / "target" / "manifest.json"
     if not manifest.is_file():
         raise ProjectError(f"{root} has no target/manifest.json: run 'dbt compile' or 'dbt docs generate' first")
     catalog = root / "target" / "catalog.json"
-    from .native import ACCESS_FILE, _access
-
-    access = _access(root) if (root / ACCESS_FILE).is_file() else AccessPolicy()
-    project = load_manifest(manifest, catalog if catalog.is_file() else None,
-                            environment=environment or _profile_target(root), owner=access.owner)
-    return project, access
+    return manifest, catalog if catalog.is_file() else None
 
 
 def load_manifest(manifest_path: str | Path, catalog_path: str | Path | None = None, *,
                   environment: str = "default", owner: str | None = None) -> Project:
-    manifest = _json(Path(manifest_path))
-    catalog = _json(Path(catalog_path)) if catalog_path is not None else {}
+    importer, metadata = _importer(Path(manifest_path), Path(catalog_path) if catalog_path is not None else None)
+    project_name = metadata.get("project_name") or "dbt"
+    env = Environment(
+        name=environment, dialect=importer.dialect, tables=tuple(importer.tables()), views=tuple(importer.views()),
+        pipelines=(importer.pipeline(project_name),) if importer.written else (),
+    )
+    return Project(name=project_name, environments=(env,), default_environment=environment, owner=owner,
+                   format="dbt")
+
+
+def _importer(manifest_path: Path, catalog_path: Path | None) -> tuple["_Importer", dict]:
+    """The importer of a manifest (and catalog), with the manifest's metadata."""
+    manifest = _json(manifest_path)
+    catalog = _json(catalog_path) if catalog_path is not None else {}
     nodes = _mapping(manifest, "nodes", manifest_path)
     sources = _mapping(manifest, "sources", manifest_path)
     metadata = manifest.get("metadata") or {}
     dialect = _DIALECTS.get(str(metadata.get("adapter_type", "")).lower())
     columns = {**(catalog.get("nodes") or {}), **(catalog.get("sources") or {})}
-    project_name = metadata.get("project_name") or "dbt"
-    importer = _Importer(nodes, sources, columns, dialect)
-    env = Environment(
-        name=environment, dialect=dialect, tables=tuple(importer.tables()), views=tuple(importer.views()),
-        pipelines=(importer.pipeline(project_name),) if importer.written else (),
-    )
-    return Project(name=project_name, environments=(env,), default_environment=environment, owner=owner,
-                   format="dbt")
+    return _Importer(nodes, sources, columns, dialect), metadata
 
 
 class _Importer:
@@ -100,26 +111,33 @@ class _Importer:
     # --- assets -----------------------------------------------------------------------------
 
     def tables(self) -> Iterable[Table]:
-        for uid, source in sorted(self.sources.items()):
-            yield Table(namespace=source["schema"], name=source.get("identifier") or source["name"],
-                        columns=self._columns(uid, source), file=source.get("original_file_path") or "",
-                        aliases=_aliases(source.get("name"), source.get("identifier")),
-                        **_stewardship(source))
-        for uid, node in sorted(self.nodes.items()):
-            if node["resource_type"] == "seed" or uid in self.written_ids:
-                yield Table(namespace=node["schema"], name=_alias(node), columns=self._columns(uid, node),
-                            file=node.get("original_file_path") or "", aliases=_aliases(node["name"], _alias(node)),
-                            **_stewardship(node))
+        return (table for _, table in self.table_entries())
 
     def views(self) -> Iterable[View]:
+        return (view for _, view in self.view_entries())
+
+    def table_entries(self) -> Iterable[tuple[str, Table]]:
+        """Each table with the ``unique_id`` of the source, seed or model it comes from."""
+        for uid, source in sorted(self.sources.items()):
+            yield uid, Table(namespace=source["schema"], name=source.get("identifier") or source["name"],
+                             columns=self._columns(uid, source), file=source.get("original_file_path") or "",
+                             aliases=_aliases(source.get("name"), source.get("identifier")),
+                             **_stewardship(source))
+        for uid, node in sorted(self.nodes.items()):
+            if node["resource_type"] == "seed" or uid in self.written_ids:
+                yield uid, Table(namespace=node["schema"], name=_alias(node), columns=self._columns(uid, node),
+                                 file=node.get("original_file_path") or "",
+                                 aliases=_aliases(node["name"], _alias(node)), **_stewardship(node))
+
+    def view_entries(self) -> Iterable[tuple[str, View]]:
         for uid, node in sorted(self.nodes.items()):
             if node["resource_type"] == "model" and _materialized(node) == _VIEW:
                 sql, read_from = self._sql(uid)
-                yield View(namespace=node["schema"], name=_alias(node), sql=sql,
-                           reads=tuple(self._full_name(d) for d in self._dependencies(uid)),
-                           columns=self._columns(uid, node), dialect=self.dialect,
-                           file=node.get("original_file_path") or "", sql_read_from=read_from,
-                           aliases=_aliases(node["name"], _alias(node)), **_stewardship(node))
+                yield uid, View(namespace=node["schema"], name=_alias(node), sql=sql,
+                                reads=tuple(self._full_name(d) for d in self._dependencies(uid)),
+                                columns=self._columns(uid, node), dialect=self.dialect,
+                                file=node.get("original_file_path") or "", sql_read_from=read_from,
+                                aliases=_aliases(node["name"], _alias(node)), **_stewardship(node))
 
     def pipeline(self, name: str) -> Pipeline:
         written_ids = self.written_ids
@@ -168,12 +186,16 @@ class _Importer:
     def _columns(self, uid: str, node: dict) -> tuple[Column, ...]:
         found = self.catalog.get(uid)
         declared = node.get("columns") or {}
-        if found and found.get("columns"):
+        if self.cataloged(uid):
             ordered = sorted(found["columns"].values(), key=lambda c: c.get("index", 0))
             return tuple(Column(name=c["name"], type=c.get("type"),
                                 doc=(declared.get(c["name"]) or {}).get("description") or None) for c in ordered)
-        return tuple(Column(name=c.get("name") or key, type=c.get("data_type"), doc=c.get("description") or None)
-                     for key, c in declared.items())
+        return declared_columns(node)
+
+    def cataloged(self, uid: str) -> bool:
+        """Whether ``catalog.json`` gives the node's columns (else the manifest's are used)."""
+        found = self.catalog.get(uid)
+        return bool(found and found.get("columns"))
 
     # --- SQL ----------------------------------------------------------------------------------
 
@@ -233,6 +255,38 @@ class _Importer:
 
     def _node_named(self, name: str) -> dict | None:
         return next((n for n in self.nodes.values() if n.get("name") == name), None)
+
+
+def declared_columns(node: dict) -> tuple[Column, ...]:
+    """The columns a node declares in its YAML (``columns``, with ``data_type`` when given)."""
+    return tuple(Column(name=c.get("name") or key, type=c.get("data_type"), doc=c.get("description") or None)
+                 for key, c in (node.get("columns") or {}).items())
+
+
+@dataclass(frozen=True, slots=True)
+class DbtRelation:
+    """A source, seed or model as the table or view it becomes, by its dbt ``unique_id`` (the
+    review gate matches the two versions of a project by it)."""
+
+    unique_id: str
+    declaration: Table | View
+    declared_columns: tuple[Column, ...]  # as the node's YAML declares them
+    cataloged: bool  # the declaration's columns come from catalog.json
+
+    @property
+    def kind(self) -> str:
+        return "table" if isinstance(self.declaration, Table) else "view"
+
+
+def load_relations(root: str | Path) -> dict[str, DbtRelation]:
+    """Every table and view of a dbt project directory's manifest, by ``unique_id``."""
+    manifest, catalog = _target_files(Path(root))
+    importer, _ = _importer(manifest, catalog)
+    found = {}
+    for uid, declaration in (*importer.table_entries(), *importer.view_entries()):
+        node = importer.sources.get(uid) or importer.nodes[uid]
+        found[uid] = DbtRelation(uid, declaration, declared_columns(node), importer.cataloged(uid))
+    return found
 
 
 _CALL_ARGS = r"\(\s*((?:'[^']*'|\"[^\"]*\")(?:\s*,\s*(?:'[^']*'|\"[^\"]*\"))*)\s*(?:,[^)]*)?\)"

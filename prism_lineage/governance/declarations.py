@@ -116,10 +116,15 @@ class Pipeline(_Declaration):
 
 
 class Environment(_Declaration):
-    """One environment as it stands after its own patches: what the rollup reads."""
+    """One environment as it stands after its own patches: what the rollup reads.
+
+    ``reviews``: a change the branch brings to this environment waits until a person approves
+    the environment's move to it (``transitions.py``); one that does not review projects it
+    without an approval."""
 
     name: str
     dialect: str | None = None
+    reviews: bool = False
     tables: tuple[Table, ...] = ()
     views: tuple[View, ...] = ()
     pipelines: tuple[Pipeline, ...] = ()

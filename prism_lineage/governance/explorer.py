@@ -22,12 +22,12 @@ from .statuses import (
     NO_COLUMN_ANSWER_NOTE,
     NO_COLUMN_NOTE,
     NO_EDGE_NOTE,
-    NOT_COMPUTED_NOTE,
     NOT_VISIBLE,
     PARSER_NOTE,
     EnvironmentStatus,
     Mark,
     MarkStatus,
+    not_computed_notes,
     sql_not_read_note,
 )
 from .walks import Direction, walk
@@ -57,7 +57,7 @@ def explore(lineage: EnvironmentLineage, viewer: Viewer, asset: str, direction: 
         return ExplorerAnswer(project=lineage.project, environment=lineage.environment,
                               environment_status=lineage.status.value, asset=focus.full_name,
                               direction=direction.value, depth=depth, marks=marks, legend=legend, cut=False, holds=0,
-                              assets=[], edges=[], sql_not_read=0, notes=[NOT_COMPUTED_NOTE])
+                              assets=[], edges=[], sql_not_read=0, notes=not_computed_notes(lineage.held_for_review))
     reached = walk(lineage, viewer, focus.id, direction, depth)
     ordered = sorted(reached.distances, key=lambda a: (reached.distances[a], lineage.assets[a].full_name))
     cut = len(ordered) > cut_at

@@ -11,7 +11,7 @@ from .access import LINEAGE_READ, Viewer
 from .answers import ImpactAnswer, ImpactAsset
 from .asset_names import resolve_asset
 from .rollup import EnvironmentLineage
-from .statuses import FILE_SQL_NOTE, NOT_COMPUTED_NOTE, PARSER_NOTE, EnvironmentStatus, Mark, MarkStatus
+from .statuses import FILE_SQL_NOTE, PARSER_NOTE, EnvironmentStatus, Mark, MarkStatus, not_computed_notes
 from .walks import Direction, walk
 
 KIND_ORDER = {"table": 0, "view": 1}
@@ -25,7 +25,8 @@ def impact(lineage: EnvironmentLineage, viewer: Viewer, asset: str) -> ImpactAns
     if lineage.status is EnvironmentStatus.NOT_COMPUTED:
         return ImpactAnswer(project=lineage.project, environment=lineage.environment,
                             environment_status=lineage.status.value, asset=focus.full_name, marks=marks,
-                            at_least=False, count=0, by_kind={}, assets=[], sql_not_read=0, notes=[NOT_COMPUTED_NOTE])
+                            at_least=False, count=0, by_kind={}, assets=[], sql_not_read=0,
+                            notes=not_computed_notes(lineage.held_for_review))
     reached = walk(lineage, viewer, focus.id, Direction.DOWNSTREAM, None)
     found = [lineage.assets[a] for a in reached.distances if a != focus.id]
     found.sort(key=lambda a: (KIND_ORDER.get(a.kind, 2), a.full_name))

@@ -2,7 +2,7 @@
 
 ::
 
-    project.yaml                 name, dialect, environments, default_environment
+    project.yaml                 name, dialect, environments (and whether each reviews), default_environment
     access.yaml                  roles, members, API tokens (optional; see access.py)
     environments/<env>.yaml      an environment's dialect and its own patches of tables (optional)
     tables/**/*.yaml             one table per file
@@ -30,6 +30,7 @@ PROJECT_FILE = "project.yaml"
 ACCESS_FILE = "access.yaml"
 _KINDS = ("tables", "views", "pipelines")
 _PATCHABLE = {"namespace", "name", "columns", "owner", "steward", "certified"}
+_ENVIRONMENT_SETTINGS = {"reviews"}
 
 
 @dataclass
@@ -98,12 +99,30 @@ def read_native(root: Path, *, strict: bool = True) -> NativeSource:
 
 
 def _environment_names(settings: dict[str, Any]) -> list[str]:
-    names = settings.get("environments")
-    if isinstance(names, dict):
-        names = list(names)
-    if not isinstance(names, list) or not names or not all(isinstance(n, str) and n for n in names):
+    return list(_environment_settings(settings))
+
+
+def _environment_settings(settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each environment's settings: ``environments`` is a list of names, or a mapping of each
+    name to its settings (``reviews``; an empty entry takes the defaults)."""
+    entries = settings.get("environments")
+    if isinstance(entries, list):
+        entries = {name: None for name in entries} if all(isinstance(n, str) for n in entries) else None
+    if not isinstance(entries, dict) or not entries or not all(isinstance(n, str) and n for n in entries):
         raise ProjectError(f"{PROJECT_FILE}: 'environments' must list at least one environment name")
-    return names
+    found = {}
+    for name, entry in entries.items():
+        entry = {} if entry is None else entry
+        if not isinstance(entry, dict):
+            raise ProjectError(f"{PROJECT_FILE}: environments.{name} must be a mapping of its settings")
+        extra = sorted(set(entry) - _ENVIRONMENT_SETTINGS)
+        if extra:
+            raise ProjectError(f"{PROJECT_FILE}: environments.{name}: unknown setting '{extra[0]}' "
+                               f"(known: {', '.join(sorted(_ENVIRONMENT_SETTINGS))})")
+        if not isinstance(entry.get("reviews", False), bool):
+            raise ProjectError(f"{PROJECT_FILE}: environments.{name}.reviews must be true or false")
+        found[name] = entry
+    return found
 
 
 def _environment(source: NativeSource, name: str, dialect: str | None) -> Environment:
@@ -130,8 +149,9 @@ def _environment(source: NativeSource, name: str, dialect: str | None) -> Enviro
     unknown = sorted(set(patches) - set(applied))
     if unknown:
         raise ProjectError(f"{patch_file}: patches table '{unknown[0]}', which environment '{name}' does not declare")
+    reviews = _environment_settings(source.settings)[name].get("reviews", False)
     return _validated(Environment, {
-        "name": name, "dialect": env_document.get("dialect", dialect), "tables": tables,
+        "name": name, "dialect": env_document.get("dialect", dialect), "reviews": reviews, "tables": tables,
         "views": declared["views"], "pipelines": declared["pipelines"], "patched": tuple(applied),
     }, patch_file if patches else PROJECT_FILE)
 

@@ -1,7 +1,8 @@
 """The certified-table review gate: which changes to a project wait for approval, and what is
 downstream of the tables they touch.
 
-Two versions of a native project are compared (two directories, e.g. two git checkouts):
+Two versions of a project are compared (two directories, e.g. two git checkouts), native or
+dbt (``review_dbt.py``: two manifests).  For a native project:
 
 * a change to a table's own file waits when the table is certified and the change removes,
   renames or retypes a column the file declares, deletes the file, or changes the namespace or
@@ -19,6 +20,10 @@ ids is not escalated (the seed lists these as not built).
 Impact, under the diff, is what the explorer says as the viewer, in the environment's lineage
 as it stands (the change is not applied while it waits): at most five tables, then how many
 more the change names.  It decides nothing.
+
+Apart from the change set's rules, an environment that reviews holds whatever the change brings
+it until a person approves its move (``transitions.py``); the answer names those environments,
+which are not computed while they hold it.
 """
 
 from __future__ import annotations
@@ -29,11 +34,12 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from .access import LINEAGE_READ, Viewer
-from .declarations import Column, Table
+from .declarations import Column, Project, Table, View
 from .errors import ProjectError
 from .impact import impact
-from .native import load_native, read_native
+from .native import is_native_project, load_native, read_native
 from .rollup import environment_of, sync
+from .transitions import held_environments
 from .statuses import NO_COLUMN_ANSWER_NOTE, NOT_VISIBLE  # noqa: F401  (NOT_VISIBLE: documented sibling)
 
 SHOWN_TABLES = 5
@@ -82,6 +88,7 @@ class ReviewAnswer(_Model):
     state: str
     waits_for_approval: bool
     held: list[HeldChange]
+    environments_held_for_review: list[str]  # environments that review and that the change alters
     environments_not_computed: list[str]
     impact: list[ImpactSection]
     more: int  # tables the change names beyond those shown
@@ -110,34 +117,53 @@ def review(base_dir: str | Path, proposed_dir: str | Path, viewer: Viewer, envir
 
         raise UsageError(f"unknown change set state '{state}' (one of {', '.join(CHANGE_SET_STATES)})")
     viewer.require(LINEAGE_READ)
-    base_project, _, _ = load_native(base_dir)
+    if is_native_project(Path(base_dir)):
+        base_project, proposed_project, held, notes = _native_review(Path(base_dir), Path(proposed_dir))
+    else:
+        from .review_dbt import dbt_review
+
+        base_project, proposed_project, held, notes = dbt_review(Path(base_dir), Path(proposed_dir))
     env = environment_of(base_project, environment)
-    base = read_native(Path(base_dir))
-    proposed = read_native(Path(proposed_dir), strict=False)
-    held = _file_changes(base, proposed, base_project) + _patch_changes(base, proposed, base_project)
     tables = list(dict.fromkeys((h.table, h.environment or env.name) for h in held))
     sections = [_impact_section(base_project, name, where, env.name, viewer, state)
                 for name, where in tables[:SHOWN_TABLES]]
-    touched = sorted({h.environment for h in held if h.environment} |
+    if proposed_project is not None:
+        held_here = held_environments(base_project, proposed_project)
+    else:  # what the change brings cannot be read: every environment that reviews holds it
+        held_here = [e.name for e in base_project.environments if e.reviews]
+    touched = sorted({h.environment for h in held if h.environment} | set(held_here) |
                      ({e.name for e in base_project.environments} if any(h.environment is None for h in held)
                       else set()))
-    notes = [f"and {len(tables) - SHOWN_TABLES} more"] if len(tables) > SHOWN_TABLES else []
+    if len(tables) > SHOWN_TABLES:
+        notes.append(f"and {len(tables) - SHOWN_TABLES} more")
     return ReviewAnswer(environment=env.name, state=state, waits_for_approval=bool(held), held=held,
-                        environments_not_computed=touched, impact=sections,
+                        environments_held_for_review=held_here, environments_not_computed=touched, impact=sections,
                         more=max(0, len(tables) - SHOWN_TABLES), notes=notes)
+
+
+def _native_review(base_dir: Path, proposed_dir: Path) -> tuple[Project, Project | None, list[HeldChange], list[str]]:
+    """Both versions of a native project (the proposed one read leniently: an unreadable file is
+    a change), and the changes that wait."""
+    base_project, _, _ = load_native(base_dir)
+    if not is_native_project(proposed_dir):
+        raise ProjectError(f"{proposed_dir} is not a native project (no project.yaml), but its base is")
+    base = read_native(base_dir)
+    proposed = read_native(proposed_dir, strict=False)
+    try:
+        proposed_project, _, _ = load_native(proposed.root, strict=False)
+    except ProjectError:
+        proposed_project = None
+    held = _file_changes(base, proposed, base_project, proposed_project) + _patch_changes(base, proposed, base_project)
+    return base_project, proposed_project, held, []
 
 
 def _certified_somewhere(project, full_name: str) -> bool:
     return any(t.certified for e in project.environments for t in e.tables if t.full_name == full_name)
 
 
-def _file_changes(base, proposed, base_project) -> list[HeldChange]:
+def _file_changes(base, proposed, base_project, proposed_project) -> list[HeldChange]:
     held = []
     new_files = {table.file: table for _, table in proposed.declarations["tables"]}
-    try:
-        proposed_project, _, _ = load_native(proposed.root, strict=False)
-    except ProjectError:
-        proposed_project = None
     for _, table in base.declarations["tables"]:
         certified = _certified_somewhere(base_project, table.full_name) or (
             proposed_project is not None and _certified_somewhere(proposed_project, table.full_name))
@@ -151,15 +177,23 @@ def _file_changes(base, proposed, base_project) -> list[HeldChange]:
                 held.append(HeldChange(table=table.full_name, file=table.file, environment=None,
                                        reason="deletes the file of a certified table"))
             continue
-        reasons = []
-        if (new.namespace, new.name) != (table.namespace, table.name):
-            reasons.append("changes the namespace or the name the file declares")
-        changes = column_changes(table.columns, new.columns)
-        reasons += _counted(changes)
+        reasons = breaking_reasons(table, new)
         if certified and reasons:
             held.append(HeldChange(table=table.full_name, file=table.file, environment=None,
                                    reason=f"{'; '.join(reasons)} of a certified table"))
     return held
+
+
+def breaking_reasons(before: Table | View, after: Table | View, *, columns: tuple[tuple[Column, ...], tuple[Column, ...]] | None
+                     = None) -> list[str]:
+    """What a change from ``before`` to ``after`` breaks: the namespace or name, and the columns
+    removed, renamed or retyped (counted, never named).  ``columns``: the two column lists to
+    compare, when they are not the declarations' own."""
+    reasons = []
+    if (after.namespace, after.name) != (before.namespace, before.name):
+        reasons.append("changes the namespace or the name the file declares")
+    old, new = columns if columns is not None else (before.columns, after.columns)
+    return reasons + _counted(column_changes(old, new))
 
 
 def _patch_changes(base, proposed, base_project) -> list[HeldChange]:
@@ -242,4 +276,4 @@ def _impact_section(project, table: str, where: str, here: str, viewer: Viewer, 
     )
 
 
-__all__ = ["review", "column_changes", "ReviewAnswer", "Table"]
+__all__ = ["review", "column_changes", "breaking_reasons", "HeldChange", "ReviewAnswer", "Table"]

@@ -103,6 +103,7 @@ class EnvironmentLineage:
     waiting: frozenset[str] = frozenset()  # assets whose SQL is new or changed and was not read
     ledger: dict[str, StatementRead] = field(default_factory=dict)
     reads_performed: int = 0  # statements read by this sync (the others were re-used)
+    held_for_review: bool = False  # not computed because the environment's change waits for approval
 
     @cached_property
     def by_name(self) -> dict[str, str]:
@@ -178,7 +179,8 @@ def sync(project: Project, environment: str | None = None, *, previous: Environm
     env = environment_of(project, environment)
     assets = _assets(project.name, env)
     if held_for_review:
-        return EnvironmentLineage(project.name, env.name, EnvironmentStatus.NOT_COMPUTED, assets, (), parser)
+        return EnvironmentLineage(project.name, env.name, EnvironmentStatus.NOT_COMPUTED, assets, (), parser,
+                                  held_for_review=True)
     builder = _Builder(project.name, env, assets, previous, parser, budget, functions)
     return builder.build()
 

@@ -80,6 +80,8 @@ NO_COLUMN_ANSWER_NOTE = "No column is traced for a parsed edge shown."
 PARSER_NOTE = "The SQL parser could not run, so parsed edges may be missing."
 NOT_COMPUTED_NOTE = ("Lineage of this environment is not computed: its edges have not been worked out, "
                      "which does not mean that nothing is connected.")
+HELD_NOTE = ("This environment reviews changes: what the branch brings is held until a person approves the "
+             "environment's move to it, and its lineage is not read until then.")
 NO_EDGE_NOTE = "No edge is drawn around this asset among the assets you may see."
 CUT_NOTE = "The answer is cut at {limit} assets: narrow it by direction or depth."
 
@@ -88,3 +90,8 @@ def sql_not_read_note(count: int) -> str:
     verb = "has" if count == 1 else "have"
     return (f"{count} of the assets shown {verb} SQL that was not read: what such an asset reads is not "
             "shown, so it reads at least what is drawn.")
+
+
+def not_computed_notes(held_for_review: bool) -> list[str]:
+    """What an answer about an environment that is not computed says, and why when it is held."""
+    return [NOT_COMPUTED_NOTE, HELD_NOTE] if held_for_review else [NOT_COMPUTED_NOTE]

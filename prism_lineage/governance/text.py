@@ -90,8 +90,16 @@ def _stewardship(asset) -> str:
 def render_review(answer) -> str:
     """The review gate's answer: what waits, why (columns counted, never named), and Impact."""
     lines = [f"review of a change ({answer.state}), read in environment {answer.environment}"]
+    held_here = answer.environments_held_for_review
+    if held_here:
+        lines.append(f"held for review until a person approves the move: {', '.join(held_here)}")
     if not answer.waits_for_approval:
-        lines.append("nothing waits for approval")
+        if not held_here:
+            lines.append("nothing waits for approval")
+        else:
+            lines.append("no change to a certified table waits for approval")
+            lines.append(f"lineage not computed while held: {', '.join(answer.environments_not_computed)}")
+        lines += answer.notes
         return "\n".join(lines) + "\n"
     lines.append("waits for approval:")
     for held in answer.held:

@@ -3,8 +3,12 @@ temporary directory, and lineage built directly from assets and edges (no SQL)."
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import yaml
 
@@ -67,3 +71,16 @@ def view(full_name: str, sql: str, reads=(), **extra) -> dict:
 def _dump(path: Path, document: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(document, sort_keys=False))
+
+
+def git_commit(repo: Path, *paths: str, force: bool = False) -> None:
+    """Make ``repo`` a git repository (when it is not one) and commit ``paths`` (default: all)
+    with a throwaway identity; skips the test where git is not installed."""
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-C", str(repo)]
+    if not (repo / ".git").exists():
+        subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", *(["-f"] if force else []), *(paths or ["."])], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "a revision"], check=True)
+

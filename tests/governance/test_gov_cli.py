@@ -10,7 +10,7 @@ import sys
 import pytest
 import yaml
 
-from gov_helpers import DBT, ROOT, SHOP
+from gov_helpers import DBT, ROOT, SHOP, git_commit
 from prism_lineage.cli import main
 
 
@@ -136,10 +136,7 @@ def test_review_exit_codes(capsys, tmp_path):
 def test_review_against_a_git_revision(capsys, tmp_path):
     repo = tmp_path / "repo"
     shutil.copytree(SHOP, repo / "shop")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-C", str(repo)]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "."], check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "base"], check=True)
+    git_commit(repo)
     (repo / "shop/tables/analytics_orders.yaml").unlink()
     code, out, _ = run(capsys, "review", "--base-rev", "HEAD", "--project", str(repo / "shop"), "-o", "json")
     assert code == 0 and json.loads(out)["held"][0]["reason"] == "deletes the file of a certified table"

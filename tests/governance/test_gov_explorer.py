@@ -4,6 +4,7 @@ SQL that was not read."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -16,8 +17,10 @@ from prism_lineage.governance.loading import load_project
 from prism_lineage.governance.rollup import sync
 from prism_lineage.governance.statuses import (
     FILE_SQL_NOTE,
+    HELD_NOTE,
     NO_EDGE_NOTE,
     NOT_COMPUTED_NOTE,
+    EnvironmentStatus,
     sql_not_read_note,
 )
 
@@ -124,7 +127,11 @@ def test_not_computed_environment_is_said_in_words_not_drawn_empty(tmp_path):
 
     project, _ = load_project(SHOP)
     answer = explore(sync(project, "prod", held_for_review=True), OWNER, "analytics.orders")
-    assert answer.environment_status == "not computed" and answer.notes == [NOT_COMPUTED_NOTE]
+    assert answer.environment_status == "not computed" and answer.notes == [NOT_COMPUTED_NOTE, HELD_NOTE]
+    assert answer.assets == [] and answer.edges == [] and answer.holds == 0
+    # Not computed for another reason (no sync has worked it out): it does not claim a review.
+    unsynced = dataclasses.replace(sync(project, "prod"), status=EnvironmentStatus.NOT_COMPUTED, edges=())
+    assert explore(unsynced, OWNER, "analytics.orders").notes == [NOT_COMPUTED_NOTE]
 
 
 def _fan(tmp_path, width):
