@@ -95,6 +95,10 @@ CASES = [
     Case("grouping_sets", "SELECT customer_id, status, SUM(amount) AS total FROM orders "
                           "GROUP BY GROUPING SETS ((customer_id), (status), ())"),
     Case("rollup", "SELECT customer_id, status, SUM(amount) AS total FROM orders GROUP BY ROLLUP (customer_id, status)"),
+    # DataFusion writes GROUPING as an aggregate no standard extension declares: read as SQL's.
+    Case("grouping_function", "SELECT customer_id, status, GROUPING(customer_id) AS g, "
+                              "GROUPING(customer_id) + GROUPING(status) AS level FROM orders "
+                              "GROUP BY ROLLUP (customer_id, status)"),
     Case("group_by_expression", "SELECT CASE WHEN amount > 100 THEN 'big' ELSE 'small' END AS size, COUNT(*) AS n "
                                 "FROM orders GROUP BY CASE WHEN amount > 100 THEN 'big' ELSE 'small' END"),
     Case("join_group_having_order_limit", "SELECT c.region, COUNT(DISTINCT o.customer_id) AS buyers FROM orders o "

@@ -207,3 +207,14 @@ def test_write_nested_in_a_query() -> None:
     document["relations"][0]["root"]["input"] = {"fetch": {"input": write, "countExpr": {"literal": {"i64": "1"}}}}
     with pytest.raises(InvalidPlanError, match="a WriteRel may only be the root of a plan relation"):
         lower(document)
+
+
+def test_a_relation_the_reader_does_not_lower_is_named() -> None:
+    """LateralJoinRel is the one relation of the installed schema not lowered (exit 6)."""
+    document = plan_of("join/cross")
+    project = document["relations"][0]["root"]["input"]["project"]
+    cross = project["input"].pop("cross")
+    project["input"]["lateralJoin"] = {"left": cross["left"], "right": cross["right"], "type": "JOIN_TYPE_INNER"}
+    with pytest.raises(InvalidPlanError, match=r"relations\[0\]\.root\.input\.project\.input: relations of kind "
+                                               r"lateral_join \(LateralJoinRel\) are not supported"):
+        lower(document)

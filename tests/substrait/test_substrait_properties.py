@@ -90,3 +90,72 @@ def test_references_resolve_after_emit(case) -> None:
         assert {s["transformation"] for s in values} == ({"identity"} if plain else {"expression"})
         control = {s["column"] for s in field["sources"] if s["relationship"] == "control"}
         assert control == {f"t.{c}" for c in controls}
+
+
+# --- physical joins: each key is a field of its own side's output (after that side's emit) ------
+
+# Join type → which sides the output holds (a right semi or anti join keeps the right side).
+OUTPUT_SIDES = {
+    "JOIN_TYPE_INNER": "lr", "JOIN_TYPE_OUTER": "lr", "JOIN_TYPE_LEFT": "lr", "JOIN_TYPE_RIGHT": "lr",
+    "JOIN_TYPE_LEFT_SINGLE": "lr", "JOIN_TYPE_RIGHT_SINGLE": "lr", "JOIN_TYPE_LEFT_SEMI": "l",
+    "JOIN_TYPE_LEFT_ANTI": "l", "JOIN_TYPE_RIGHT_SEMI": "r", "JOIN_TYPE_RIGHT_ANTI": "r",
+}
+
+
+def field_reference(i: int) -> dict:
+    return {"directReference": {"structField": {"field": i}}, "rootReference": {}}
+
+
+@st.composite
+def side(draw, table: str) -> tuple[dict, list[str]]:
+    """A read of ``table`` with a random emit: (the relation, the base column of each output field)."""
+    width = draw(st.integers(1, 4))
+    columns = [f"{table}.c{i}" for i in range(width)]
+    read: dict = {"baseSchema": {"names": [f"c{i}" for i in range(width)], "struct": {"types": [{"i32": {}}] * width}},
+                  "namedTable": {"names": [table]}}
+    if draw(st.booleans()):
+        mapping = draw(st.lists(st.integers(0, width - 1), min_size=1, max_size=4))
+        read["common"] = {"emit": {"outputMapping": mapping}}
+        columns = [columns[i] for i in mapping]
+    return {"read": read}, columns
+
+
+@st.composite
+def hash_joins(draw):
+    (left, left_columns), (right, right_columns) = draw(side("l")), draw(side("r"))
+    pairs = draw(st.lists(st.tuples(st.integers(0, len(left_columns) - 1), st.integers(0, len(right_columns) - 1)),
+                          min_size=1, max_size=3))
+    join_type = draw(st.sampled_from(sorted(OUTPUT_SIDES)))
+    relation = "hashJoin" if draw(st.booleans()) else "mergeJoin"
+    join: dict = {"left": left, "right": right, "type": join_type}
+    if relation == "hashJoin" and draw(st.booleans()):  # the deprecated form
+        join["leftKeys"] = [field_reference(a) for a, _ in pairs]
+        join["rightKeys"] = [field_reference(b) for _, b in pairs]
+    else:
+        join["keys"] = [{"left": field_reference(a), "right": field_reference(b)} for a, b in pairs]
+    output = {"l": left_columns, "r": right_columns}
+    columns = [c for part in OUTPUT_SIDES[join_type] for c in output[part]]
+    keys = {left_columns[a] for a, _ in pairs} | {right_columns[b] for _, b in pairs}
+    plan = {"relations": [{"root": {"input": {relation: join}, "names": [f"o{i}" for i in range(len(columns))]}}]}
+    return plan, columns, keys
+
+
+@settings(max_examples=60, deadline=None)
+@given(hash_joins())
+def test_join_keys_resolve_against_each_sides_output(case) -> None:
+    from google.protobuf import json_format
+
+    from prism_lineage.frontends.substrait.compat import plan_schema
+
+    plan, columns, keys = case
+    # In binary, so that the physical joins' own numbering of join types is what is read.
+    message = plan_schema().plan_class()
+    json_format.ParseDict(plan, message, descriptor_pool=plan_schema().pool)
+    answer = prism_lineage.explain(SubstraitPlan.from_bytes(message.SerializeToString())).model_dump()
+    fields = answer["statements"][0]["fields"]
+    assert len(fields) == len(columns)
+    for field, column in zip(fields, columns):
+        assert [(s["column"], s["transformation"]) for s in field["sources"] if s["relationship"] == "value"] == \
+            [(column, "identity")]
+        assert {s["column"] for s in field["sources"] if s["relationship"] == "join"} == keys
+        assert {s["relationship"] for s in field["sources"]} <= {"value", "join"}

@@ -7,7 +7,8 @@ extension URI (``…/extensions/functions_arithmetic.yaml``) in plans from older
 A function is a **standard** one when the standard Substrait extension it names (read from
 the ``substrait-extensions`` package) declares it; producers that give no extension at all
 (DataFusion writes the reference ``4294967295`` and declares no URN) are resolved by name
-against every standard extension.  Anything else — a function of a private extension — is
+against every standard extension, and against the few SQL functions no standard extension
+declares (``GROUPING``), which are read as the SQL frontend reads them.  Anything else — a function of a private extension — is
 not known to the engine: the lineage rules treat it as opaque unless the function registry
 describes it.
 """
@@ -47,6 +48,11 @@ _PRODUCER_NAMES = {
 _AGGREGATE = "aggregate"
 _WINDOW = "window"
 _SCALAR = "scalar"
+# SQL's own functions that no standard Substrait extension declares, which producers that name
+# no extension (DataFusion) write under their SQL name: read as the SQL frontend reads them.
+# GROUPING(k, …) says which grouping set yielded a row — an aggregate over the group keys
+# (sqlglot's ``exp.Grouping`` is an aggregate function; the SQL frontend makes it a measure).
+_SQL_FUNCTIONS = {"grouping": _AGGREGATE}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +102,9 @@ def _standard_kind_by_name() -> dict[str, str]:
 @dataclass(frozen=True, slots=True)
 class FunctionDecl:
     """One declared function.  ``extension`` is the URN or URI the plan names (``None``: the
-    plan names none); ``standard``: a standard Substrait extension declares it; ``kind``:
-    scalar, aggregate or window when known."""
+    plan names none); ``standard``: a standard Substrait extension declares it (or, in a plan
+    that names none, it is one of SQL's own functions no extension declares): a known built-in;
+    ``kind``: scalar, aggregate or window when known."""
 
     anchor: int
     name: str
@@ -159,7 +166,7 @@ class Extensions:
         standard_ext = _standard_extension(extension)
         if extension is None:
             name = _PRODUCER_NAMES.get(name, name)
-            kind = _standard_kind_by_name().get(name)
+            kind = _standard_kind_by_name().get(name) or _SQL_FUNCTIONS.get(name)
             standard = kind is not None
         elif standard_ext is not None:
             kind = standard_ext.functions.get(name)

@@ -1,4 +1,5 @@
-"""Lowering ``JoinRel`` and ``CrossRel``, and the comma-join rule for a filter over a cross.
+"""Lowering joins — ``JoinRel``, ``CrossRel`` and the physical ``HashJoinRel``,
+``MergeJoinRel`` and ``NestedLoopJoinRel`` — and the comma-join rule for a filter over a cross.
 
 Join types: inner, outer (full), left, right, single (as left/right: at most one match, the
 same dependencies), semi and anti (the IR keeps the left side; a right semi or anti join is
@@ -7,6 +8,13 @@ boolean saying whether a row of the other side matches: that is ``EXISTS`` of th
 filtered by the join condition, the matching side's fields read as outer references — which
 is how the engine explains the mark's SQL twin.  ``post_join_filter`` is a filter over the
 join's output.
+
+A physical join is the logical join it implements: a hash or merge join's condition is its
+key comparisons (each key a field of its own side: ``left`` of the left input, ``right`` of the
+right input) and its ``residual_expression`` (over both sides), ANDed; a nested loop join's is
+its expression.  How it is executed (which side is built, the inputs' order) is not lineage.
+The physical relations number their join types differently from ``JoinRel``: types are read
+by name.
 
 A ``FilterRel`` directly over a cross product (a ``CrossRel``, or a ``JoinRel`` without
 expression) is what SQL's ``FROM a, b WHERE a.k = b.k`` becomes: as for that SQL (specs/
@@ -17,6 +25,8 @@ join that brings in the last of them; the other conjuncts stay a filter.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from google.protobuf.message import Message
@@ -28,51 +38,58 @@ from .context import Record
 from .errors import InvalidPlanError
 
 if TYPE_CHECKING:
+    from .expressions import ExpressionLowerer
     from .relations import RelationLowerer
 
-# JoinRel.JoinType → (IR kind, sides swapped)
+# Join type (its enum value's name) → (IR kind, sides swapped)
 _KINDS = {
-    1: (JoinKind.INNER, False),
-    2: (JoinKind.FULL, False),
-    3: (JoinKind.LEFT, False),
-    4: (JoinKind.RIGHT, False),
-    5: (JoinKind.SEMI, False),
-    6: (JoinKind.ANTI, False),
-    7: (JoinKind.LEFT, False),  # LEFT_SINGLE
-    8: (JoinKind.SEMI, True),  # RIGHT_SEMI
-    9: (JoinKind.ANTI, True),  # RIGHT_ANTI
-    10: (JoinKind.RIGHT, False),  # RIGHT_SINGLE
+    "JOIN_TYPE_INNER": (JoinKind.INNER, False),
+    "JOIN_TYPE_OUTER": (JoinKind.FULL, False),
+    "JOIN_TYPE_LEFT": (JoinKind.LEFT, False),
+    "JOIN_TYPE_RIGHT": (JoinKind.RIGHT, False),
+    "JOIN_TYPE_LEFT_SEMI": (JoinKind.SEMI, False),
+    "JOIN_TYPE_LEFT_ANTI": (JoinKind.ANTI, False),
+    "JOIN_TYPE_LEFT_SINGLE": (JoinKind.LEFT, False),
+    "JOIN_TYPE_RIGHT_SEMI": (JoinKind.SEMI, True),
+    "JOIN_TYPE_RIGHT_ANTI": (JoinKind.ANTI, True),
+    "JOIN_TYPE_RIGHT_SINGLE": (JoinKind.RIGHT, False),
 }
-_LEFT_MARK, _RIGHT_MARK = 11, 12
+# Mark join type → whether the left side is the one kept
+_MARKS = {"JOIN_TYPE_LEFT_MARK": True, "JOIN_TYPE_RIGHT_MARK": False}
+# ComparisonJoinKey.SimpleComparisonType → the comparison's name (as the SQL frontend and the
+# standard extensions name it; ``might_equal`` is ``a = b OR (a = b) IS NULL``)
+_COMPARISONS = {0: "eq", 1: "eq", 2: "is_not_distinct_from", 3: "might_equal"}
 
 
-def join(lowerer: "RelationLowerer", node: Message, path: str, outer: tuple[Record, ...],
-         expected: int | None) -> Relation:
-    ctx = lowerer.ctx
-    p = f"{path}.join"
-    left = lowerer.input(node, p, outer, "left")
-    right = lowerer.input(node, p, outer, "right")
-    anchor = node.common.rel_anchor
-    if node.type in (_LEFT_MARK, _RIGHT_MARK):
-        relation = _mark_join(lowerer, node, path, outer, left, right)
-    else:
-        if node.type not in _KINDS:
-            raise InvalidPlanError(f"{p}.type", f"unknown join type {node.type}")
-        kind, swapped = _KINDS[node.type]
-        condition = None
-        if node.HasField("expression"):
-            expressions = lowerer.expressions(path, left.fields + right.fields, anchor, outer)
-            condition = expressions.lower(node.expression, f"{p}.expression")
-        elif kind is JoinKind.INNER:
-            # DataFusion writes a comma join as an inner join without expression.
-            kind = JoinKind.CROSS
-        first, second = (right, left) if swapped else (left, right)
-        relation = Join(ctx.new_id("join", path), ctx.origin, kind, first, second, condition)
-    if node.HasField("post_join_filter"):
-        expressions = lowerer.expressions(path, relation.fields, anchor, outer)
-        predicate = expressions.lower(node.post_join_filter, f"{p}.post_join_filter")
-        relation = Filter(ctx.new_id("filter", path), ctx.origin, relation, predicate, "where")
-    return relation
+@dataclass(frozen=True, slots=True)
+class _Sides:
+    """A join being lowered: its message, where it is, its two inputs, and which side (if
+    any) a mark join keeps — that side's fields are read as outer references."""
+
+    lowerer: "RelationLowerer"
+    node: Message
+    path: str  # the ``Rel``'s path (ids and ingress origins)
+    where: str  # the join message's path (errors)
+    outer: tuple[Record, ...]
+    left: Relation
+    right: Relation
+    kept: str | None = None  # "left" or "right" in a mark join
+
+    def over(self, side: str) -> "ExpressionLowerer":
+        """A lowerer of expressions over ``side``'s record: ``left``, ``right`` or ``both``
+        (left then right, as a join's expressions see them)."""
+        left, right = self.left.fields, self.right.fields
+        record = {"left": left, "right": right, "both": left + right}[side]
+        expressions = self.lowerer.expressions(self.path, record, self.node.common.rel_anchor, self.outer)
+        if self.kept is not None and side in (self.kept, "both"):
+            start = len(left) if side == "both" and self.kept == "right" else 0
+            width = len(left) if self.kept == "left" else len(right)
+            expressions.outer_positions = frozenset(range(start, start + width))
+        return expressions
+
+
+# Reads a join's condition (``None``: it has none).
+ConditionReader = Callable[[_Sides], "Expr | None"]
 
 
 def cross(lowerer: "RelationLowerer", node: Message, path: str, outer: tuple[Record, ...],
@@ -83,27 +100,129 @@ def cross(lowerer: "RelationLowerer", node: Message, path: str, outer: tuple[Rec
     return Join(lowerer.ctx.new_id("join", path), lowerer.ctx.origin, JoinKind.CROSS, left, right, None)
 
 
-def _mark_join(lowerer: "RelationLowerer", node: Message, path: str, outer: tuple[Record, ...],
-               left: Relation, right: Relation) -> Relation:
-    """``kept.*, EXISTS (SELECT … FROM probed WHERE condition) AS mark``."""
+def _join(lowerer: "RelationLowerer", node: Message, path: str, oneof: str, outer: tuple[Record, ...],
+          condition: ConditionReader) -> Relation:
     ctx = lowerer.ctx
-    p = f"{path}.join"
-    left_mark = node.type == _LEFT_MARK
-    kept, probed = (left, right) if left_mark else (right, left)
-    record = left.fields + right.fields
-    kept_positions = range(len(left.fields)) if left_mark else range(len(left.fields), len(record))
-    expressions = lowerer.expressions(path, record, node.common.rel_anchor, outer)
-    expressions.outer_positions = frozenset(kept_positions)
+    p = f"{path}.{oneof}"
+    left = lowerer.input(node, p, outer, "left")
+    right = lowerer.input(node, p, outer, "right")
+    sides = _Sides(lowerer, node, path, p, outer, left, right)
+    type_name = _type_name(node)
+    if type_name in _MARKS:
+        relation = _mark_join(sides, _MARKS[type_name], condition)
+    else:
+        if type_name not in _KINDS:
+            raise InvalidPlanError(f"{p}.type", f"unknown join type {node.type}")
+        kind, swapped = _KINDS[type_name]
+        predicate = condition(sides)
+        if predicate is None and kind is JoinKind.INNER:
+            # DataFusion writes a comma join as an inner join without expression.
+            kind = JoinKind.CROSS
+        first, second = (right, left) if swapped else (left, right)
+        relation = Join(ctx.new_id("join", path), ctx.origin, kind, first, second, predicate)
+    if "post_join_filter" in node.DESCRIPTOR.fields_by_name and node.HasField("post_join_filter"):
+        expressions = lowerer.expressions(path, relation.fields, node.common.rel_anchor, outer)
+        predicate = expressions.lower(node.post_join_filter, f"{p}.post_join_filter")
+        relation = Filter(ctx.new_id("filter", path), ctx.origin, relation, predicate, "where")
+    return relation
+
+
+def _type_name(node: Message) -> str | None:
+    """The name of a join's type (``JOIN_TYPE_LEFT_SEMI``), whichever enum numbers it."""
+    value = node.DESCRIPTOR.fields_by_name["type"].enum_type.values_by_number.get(node.type)
+    return value.name if value is not None else None
+
+
+# --- conditions ------------------------------------------------------------------------------
+
+
+def _expression(sides: _Sides) -> Expr | None:
+    """A ``JoinRel``'s or ``NestedLoopJoinRel``'s ``expression``, over both sides."""
+    if not sides.node.HasField("expression"):
+        return None
+    return sides.over("both").lower(sides.node.expression, f"{sides.where}.expression")
+
+
+def _keys(sides: _Sides) -> Expr:
+    """A hash or merge join's condition: every key comparison and the residual expression.
+    Plans from older producers list the keys as two lists of equal fields (``left_keys``,
+    ``right_keys``, deprecated)."""
+    node, where = sides.node, sides.where
+    left, right = sides.over("left"), sides.over("right")
+    parts: list[Expr] = []
+    for i, key in enumerate(node.keys):
+        kp = f"{where}.keys[{i}]"
+        for side in ("left", "right"):
+            if not key.HasField(side):
+                raise InvalidPlanError(kp, f"the key has no {side} field")
+        pair = (left.selection(key.left, f"{kp}.left"), right.selection(key.right, f"{kp}.right"))
+        parts.append(_comparison(sides, key.comparison, pair, f"{kp}.comparison"))
+    old_left, old_right = getattr(node, "left_keys", ()), getattr(node, "right_keys", ())
+    if len(old_left) != len(old_right):
+        raise InvalidPlanError(where, f"left_keys lists {len(old_left)} field(s), right_keys {len(old_right)}: "
+                                      "they pair up")
+    for i, (left_key, right_key) in enumerate(zip(old_left, old_right)):
+        pair = (left.selection(left_key, f"{where}.left_keys[{i}]"),
+                right.selection(right_key, f"{where}.right_keys[{i}]"))
+        parts.append(_call(sides, "eq", pair))
+    if not parts:
+        raise InvalidPlanError(f"{where}.keys", f"the {node.DESCRIPTOR.name} has no keys: it joins on at least one")
+    if node.HasField("residual_expression"):
+        parts.append(sides.over("both").lower(node.residual_expression, f"{where}.residual_expression"))
+    return _and_all(sides.lowerer, parts, sides.path)
+
+
+def _comparison(sides: _Sides, comparison: Message, pair: tuple[Expr, Expr], path: str) -> Expr:
+    """How a key pair is compared: a simple comparison, or a function the plan declares (a
+    collation's equality …).  An unset comparison is read as equality: which comparison it
+    is does not change which fields the join reads."""
+    if comparison.WhichOneof("inner_type") == "custom_function_reference":
+        decl = sides.lowerer.ctx.extensions.function(comparison.custom_function_reference,
+                                                     f"{path}.custom_function_reference")
+        return _call(sides, decl.ir_name, pair, decl.standard)
+    name = _COMPARISONS.get(comparison.simple)
+    if name is None:
+        raise InvalidPlanError(f"{path}.simple", f"unknown key comparison {comparison.simple}")
+    return _call(sides, name, pair)
+
+
+def _call(sides: _Sides, name: str, args: tuple[Expr, ...], known: bool = True) -> Call:
+    ctx = sides.lowerer.ctx
+    return Call(ctx.new_id("call", sides.path), ctx.origin, T.BOOLEAN, name, args, known)
+
+
+def _handler(oneof: str, condition: ConditionReader) -> Callable[..., Relation]:
+    """The lowering of the join relation held in ``Rel.<oneof>``."""
+    def lower(lowerer: "RelationLowerer", node: Message, path: str, outer: tuple[Record, ...],
+              expected: int | None) -> Relation:
+        return _join(lowerer, node, path, oneof, outer, condition)
+
+    lower.__name__ = oneof
+    return lower
+
+
+join = _handler("join", _expression)
+hash_join = _handler("hash_join", _keys)
+merge_join = _handler("merge_join", _keys)
+# No expression: the cartesian product (Substrait's default is ``true``).
+nested_loop_join = _handler("nested_loop_join", _expression)
+
+
+def _mark_join(sides: _Sides, left_mark: bool, condition: ConditionReader) -> Relation:
+    """``kept.*, EXISTS (SELECT … FROM probed WHERE condition) AS mark``."""
+    lowerer = sides.lowerer
+    ctx = lowerer.ctx
+    kept, probed = (sides.left, sides.right) if left_mark else (sides.right, sides.left)
     relation: Relation = probed
-    if node.HasField("expression"):
-        condition = expressions.lower(node.expression, f"{p}.expression")
+    predicate = condition(dataclasses.replace(sides, kept="left" if left_mark else "right"))
+    if predicate is not None:
         # The subquery's own comma joins keep their predicates, as in the SQL twin.
-        relation, remaining = place_join_predicates(lowerer, probed, condition, path)
+        relation, remaining = place_join_predicates(lowerer, probed, predicate, sides.path)
         if remaining is not None:
-            relation = Filter(ctx.new_id("filter", path), ctx.origin, relation, remaining, "where")
-    mark = Subquery(ctx.new_id("subquery", path), ctx.origin, T.BOOLEAN, SubqueryKind.EXISTS, relation)
-    refs: list[Expr] = [lowerer.ref(f, path) for f in kept.fields]
-    return lowerer.project(kept, refs + [mark], [f.name for f in kept.fields] + ["mark"], path)
+            relation = Filter(ctx.new_id("filter", sides.path), ctx.origin, relation, remaining, "where")
+    mark = Subquery(ctx.new_id("subquery", sides.path), ctx.origin, T.BOOLEAN, SubqueryKind.EXISTS, relation)
+    refs: list[Expr] = [lowerer.ref(f, sides.path) for f in kept.fields]
+    return lowerer.project(kept, refs + [mark], [f.name for f in kept.fields] + ["mark"], sides.path)
 
 
 # --- FROM a, b WHERE a.k = b.k -------------------------------------------------------------

@@ -7,8 +7,10 @@ becomes a projection of plain references (identity lineage); a ``ProjectRel`` fo
 into its own projection.
 
 Each relation type has its own lowering method; the table at the end maps the ``Rel``
-oneof to it.  Joins live in ``joins.py``; plan-level relations (writes, DDL, updates) in
-``statements.py``.
+oneof to it.  Joins (the physical hash, merge and nested loop joins too) live in ``joins.py``;
+plan-level relations (writes, DDL, updates) in ``statements.py``.  A physical relation lowers to
+the logical operators it implements: an exchange to its input unchanged, a top-N to a sort and
+a limit.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from ...ir.opaque import Opaque
 from .context import LoweringContext, Record
 from .errors import InvalidPlanError
 from .expressions import ExpressionLowerer, WindowCollector
-from .joins import cross, join, place_join_predicates
+from .joins import cross, hash_join, join, merge_join, nested_loop_join, place_join_predicates
 from .types import Shape, named_columns, type_name
 
 # Relations whose handler applies its own emit (a generic emit projection would be redundant).
@@ -267,12 +269,27 @@ class RelationLowerer:
 
     def sort(self, node: Message, path: str, outer: tuple[Record, ...], expected: int | None) -> Relation:
         p = f"{path}.sort"
-        input_ = self.input(node, p, outer)
+        return self.sorted(node, self.input(node, p, outer), path, p, outer)
+
+    def sorted(self, node: Message, input_: Relation, path: str, p: str, outer: tuple[Record, ...]) -> Relation:
+        """``input_`` ordered by ``node.sorts`` (a ``SortRel``'s or a ``TopNRel``'s)."""
         windows = WindowCollector(self.ctx, path)
         lowerer = self.expressions(path, input_.fields, node.common.rel_anchor, outer, windows)
         keys = lowerer.sort_keys(node.sorts, f"{p}.sorts")
         relation = Sort(self.ctx.new_id("sort", path), self.ctx.origin, windows.build(input_), keys)
         return self.restore(relation, input_.fields, path)
+
+    def top_n(self, node: Message, path: str, outer: tuple[Record, ...], expected: int | None) -> Relation:
+        """``ORDER BY sorts LIMIT count OFFSET offset`` in one relation.  ``WITH TIES`` also keeps
+        the rows that tie with the last one: the same dependencies (as SQL's ``FETCH … WITH
+        TIES``)."""
+        p = f"{path}.top_n"
+        relation = self.sorted(node, self.input(node, p, outer), path, p, outer)
+        # The count and offset read no row: they are evaluated once, against no record.
+        lowerer = self.expressions(path, (), node.common.rel_anchor, outer)
+        count = lowerer.lower(node.count, f"{p}.count") if node.HasField("count") else None
+        offset = lowerer.lower(node.offset, f"{p}.offset") if node.HasField("offset") else None
+        return Limit(self.ctx.new_id("limit", path), self.ctx.origin, relation, count, offset)
 
     def fetch(self, node: Message, path: str, outer: tuple[Record, ...], expected: int | None) -> Relation:
         p = f"{path}.fetch"
@@ -379,6 +396,26 @@ class RelationLowerer:
             names = [expression_name(e, input_.fields) for e in exprs[:-1]] + ["ordinal"]
             projects.append(self.project(input_, exprs, names, path))
         return self.fold(SetKind.UNION, True, projects, path)
+
+    def exchange(self, node: Message, path: str, outer: tuple[Record, ...], expected: int | None) -> Relation:
+        """Rows redistributed among partitions, unchanged: a projection of plain references
+        (identity), kept so the exchange has its targets and ingress origin.  Where a row goes
+        (scatter fields, bucket expressions, broadcast, round robin, the targets) says where it
+        is processed, not which rows or values the plan's result has: it gives no lineage.  The
+        expressions are still read, so a reference out of range is an error."""
+        p = f"{path}.exchange"
+        input_ = self.input(node, p, outer)
+        lowerer = self.expressions(path, input_.fields, node.common.rel_anchor, outer)
+        kind = node.WhichOneof("exchange_kind")
+        if kind == "scatter_by_fields":
+            for i, reference in enumerate(node.scatter_by_fields.fields):
+                lowerer.selection(reference, f"{p}.scatter_by_fields.fields[{i}]")
+        elif kind in ("single_target", "multi_target"):
+            bucket = getattr(node, kind)
+            if bucket.HasField("expression"):
+                lowerer.lower(bucket.expression, f"{p}.{kind}.expression")
+        fields = input_.fields
+        return self.project(input_, [self.ref(f, path) for f in fields], [f.name for f in fields], path, "exchange")
 
     # --- several inputs ------------------------------------------------------------------
 
@@ -635,4 +672,10 @@ _HANDLERS: dict[str, Callable] = {
     "extension_leaf": _R.extension,
     "join": join,
     "cross": cross,
+    # Physical relations: the logical operation each one implements.
+    "hash_join": hash_join,
+    "merge_join": merge_join,
+    "nested_loop_join": nested_loop_join,
+    "exchange": _R.exchange,
+    "top_n": _R.top_n,
 }
