@@ -66,8 +66,8 @@ def check_invariants(sql: str, schema: Mapping[str, Any] | None, dialect: str | 
         check_closed(graph)
         check_ids(graph)
     statements = lower(sql, schema, dialect, **options)
-    named = named_identifiers(sql, dialect)
     catalog = Catalog.from_mapping(schema)
+    named = named_identifiers(sql, dialect, catalog)
     for statement, stated in zip(statements, answer["statements"]):
         check_explained(statement, stated)
         check_named(stated, named, catalog)
@@ -205,7 +205,7 @@ def _field_creators(root: Relation) -> dict[str, tuple[Relation, int]]:
 # --- named ----------------------------------------------------------------------------------
 
 
-def named_identifiers(sql: str, dialect: str | None) -> tuple[set[str], bool]:
+def named_identifiers(sql: str, dialect: str | None, catalog: Catalog | None = None) -> tuple[set[str], bool]:
     """Every identifier the SQL writes (lower-cased) and whether it writes a star."""
     parsed = get_dialect(dialect).parse(sql)
     names: set[str] = set()
@@ -223,6 +223,11 @@ def named_identifiers(sql: str, dialect: str | None) -> tuple[set[str], bool]:
             elif isinstance(node, exp.Clone) or (isinstance(node, exp.Var) and node.name.upper() == "ROW"
                                                  and isinstance(node.parent, exp.Insert)):
                 star = True  # CREATE TABLE … CLONE and MERGE … INSERT ROW copy every column
+            elif isinstance(node, exp.LikeProperty) and catalog is not None and isinstance(node.this, exp.Table):
+                # CREATE TABLE t LIKE s names every column of s (as t's, for the statements after it).
+                copied = catalog.lookup(tuple(p.name for p in node.this.parts))
+                if copied is not None:
+                    names.update(c.name.lower() for c in copied.columns)
             elif isinstance(node, (exp.Command, exp.Execute, exp.ExecuteSql)):
                 # Dynamic SQL names its columns inside a string: every word of it counts.
                 for part in node.walk():

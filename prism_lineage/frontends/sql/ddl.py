@@ -53,6 +53,7 @@ class RenameColumn:
     old: str
     new: str
     if_exists: bool = False
+    at: Origin | None = None  # where the column is named (errors point there)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,7 @@ class AddColumn:
     table: tuple[str, ...]
     column: NewColumn
     if_not_exists: bool = False
+    at: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,7 @@ class DropColumn:
     table: tuple[str, ...]
     name: str
     if_exists: bool = False
+    at: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,7 @@ class RetypeColumn:
     table: tuple[str, ...]
     name: str
     type: str | None
+    at: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +86,7 @@ class ReplaceColumns:
 
     table: tuple[str, ...]
     columns: tuple[NewColumn, ...]
+    at: Origin | None = None
 
 
 Change = RenameTable | SwapTables | DropTable | RenameColumn | AddColumn | DropColumn | RetypeColumn | ReplaceColumns
@@ -131,18 +136,20 @@ def _action(action: exp.Expression, alter: exp.Alter, table: tuple[str, ...], ct
         # table to ``a`` with a ``TO b`` option: it is the column ``a`` renamed to ``b``.
         to = next((o for o in alter.args.get("options") or [] if isinstance(o, exp.ToTableProperty)), None)
         if to is not None and _named(to.this):
-            return [RenameColumn(table, part(action.this.this), part(to.this.this))]
+            return [RenameColumn(table, part(action.this.this), part(to.this.this), at=ctx.origin(action.this.this))]
         return [RenameTable(table, table_parts(action.this, ctx))]
     if isinstance(action, exp.RenameColumn):
-        return [RenameColumn(table, part(action.this.this if isinstance(action.this, exp.Column) else action.this),
-                             part(action.args["to"].this if isinstance(action.args["to"], exp.Column)
-                                  else action.args["to"]), bool(action.args.get("exists")))]
+        old = action.this.this if isinstance(action.this, exp.Column) else action.this
+        new = action.args["to"].this if isinstance(action.args["to"], exp.Column) else action.args["to"]
+        return [RenameColumn(table, part(old), part(new), bool(action.args.get("exists")), ctx.origin(old))]
     if isinstance(action, exp.ColumnDef):
-        return [AddColumn(table, _new_column(action, ctx), bool(action.args.get("exists")))]
+        return [AddColumn(table, _new_column(action, ctx), bool(action.args.get("exists")), ctx.origin(action.this))]
     if isinstance(action, exp.Schema):  # Spark: ADD COLUMNS (c INT, d STRING)
-        return [AddColumn(table, _new_column(c, ctx)) for c in action.expressions if isinstance(c, exp.ColumnDef)]
+        return [AddColumn(table, _new_column(c, ctx), at=ctx.origin(c.this))
+                for c in action.expressions if isinstance(c, exp.ColumnDef)]
     if isinstance(action, exp.Drop) and _kind(action) in ("COLUMN", "COLUMNS"):
-        return [DropColumn(table, name, bool(action.args.get("exists"))) for name in _dropped_names(action, ctx)]
+        return [DropColumn(table, name, bool(action.args.get("exists")), at)
+                for name, at in _dropped_names(action, ctx)]
     if isinstance(action, exp.AlterColumn):
         return _altered_column(action, table, ctx)
     if isinstance(action, exp.ModifyColumn) and isinstance(action.this, exp.ColumnDef):
@@ -151,8 +158,8 @@ def _action(action: exp.Expression, alter: exp.Alter, table: tuple[str, ...], ct
         old = action.args.get("rename_from")
         changes: list[Change] = []
         if old is not None and part(old).lower() != new.name.lower():
-            changes.append(RenameColumn(table, part(old), new.name))
-        changes.append(RetypeColumn(table, new.name, new.type))
+            changes.append(RenameColumn(table, part(old), new.name, at=ctx.origin(old)))
+        changes.append(RetypeColumn(table, new.name, new.type, ctx.origin(action.this.this)))
         return changes
     if isinstance(action, exp.ReplaceColumns):
         return [ReplaceColumns(table, tuple(_new_column(c, ctx) for c in action.expressions
@@ -164,14 +171,15 @@ def _action(action: exp.Expression, alter: exp.Alter, table: tuple[str, ...], ct
 
 def _altered_column(action: exp.AlterColumn, table: tuple[str, ...], ctx: LoweringContext) -> list[Change]:
     name = ctx.normalizer.part(action.this)
+    at = ctx.origin(action.this)
     changes: list[Change] = []
     renamed = action.args.get("rename_to")  # Spark: CHANGE COLUMN a b INT
     if renamed is not None and ctx.normalizer.part(renamed).lower() != name.lower():
-        changes.append(RenameColumn(table, name, ctx.normalizer.part(renamed)))
+        changes.append(RenameColumn(table, name, ctx.normalizer.part(renamed), at=at))
         name = ctx.normalizer.part(renamed)
     dtype = action.args.get("dtype")
     if isinstance(dtype, exp.DataType):
-        changes.append(RetypeColumn(table, name, dtype.sql(dialect=ctx.dialect)))
+        changes.append(RetypeColumn(table, name, dtype.sql(dialect=ctx.dialect), at))
     return changes
 
 
@@ -181,13 +189,13 @@ def _new_column(definition: exp.ColumnDef, ctx: LoweringContext) -> NewColumn:
                      type_node.sql(dialect=ctx.dialect) if type_node is not None else None)
 
 
-def _dropped_names(action: exp.Drop, ctx: LoweringContext) -> list[str]:
+def _dropped_names(action: exp.Drop, ctx: LoweringContext) -> list[tuple[str, Origin | None]]:
     names = []
     for item in action.args.get("tables") or []:
         for column in item.expressions if isinstance(item, exp.Schema) else [item]:
             identifier = column.this if isinstance(column, exp.Column) else column
             if isinstance(identifier, exp.Identifier):
-                names.append(ctx.normalizer.part(identifier))
+                names.append((ctx.normalizer.part(identifier), ctx.origin(identifier)))
     return names
 
 
@@ -215,7 +223,7 @@ def _sp_rename(node: exp.Execute, ctx: LoweringContext) -> list[Change]:
             if not _named(table):
                 return []
             return [RenameColumn(table_parts(table, ctx), ctx.normalizer.part(column.this),
-                                 ctx.normalizer.part(exp.to_identifier(newname)))]
+                                 ctx.normalizer.part(exp.to_identifier(newname)), at=ctx.origin(node.this))]
         table = exp.to_table(objname, dialect=ctx.dialect)
     except Exception:  # noqa: BLE001 - a name sqlglot cannot read: the rename is not followed
         return []
@@ -234,6 +242,7 @@ def _sp_arguments(node: exp.Execute) -> dict[str, str]:
         name = _SP_RENAME_PARAMETERS[position] if position < len(_SP_RENAME_PARAMETERS) else None
         if isinstance(argument, exp.EQ) and isinstance(argument.this, exp.Parameter):
             name, argument = argument.this.name.lower(), argument.expression
-        if name is not None and isinstance(argument, (exp.Literal, exp.National)) and argument.is_string:
+        if name is not None and (isinstance(argument, exp.National) or
+                                 isinstance(argument, exp.Literal) and argument.is_string):
             found[name] = argument.this
     return found

@@ -74,6 +74,8 @@ class ScriptTable:
     # Through the script, reads of it stop at the table itself: why (rows written by position
     # into columns nobody knows cannot be told apart).
     stops: str | None = None
+    # Through the script, what reads of it must say (a change to columns nobody knows).
+    caveats: list[str] = field(default_factory=list)
 
 
 class ScriptCatalog:
@@ -254,9 +256,10 @@ class ScriptCatalog:
         if entry.open:
             if not ctx.through_script:
                 return None  # read without a schema either way: nothing to follow
-            return (f"the columns of {entry.table.name} are not known, so {statement.what} is not followed: "
-                    f"reads of {entry.table.name} after it name its columns as written")
-        self._change_columns(entry, change, ctx, origin)
+            caveat = f"the columns of {entry.table.name} are not known, so {statement.what}{_at(origin)} is not followed"
+            entry.caveats.append(caveat)
+            return caveat
+        self._change_columns(entry, change, ctx, change.at or origin)
         return None
 
     def _adopt(self, parts: tuple[str, ...], ctx: LoweringContext, origin: Origin | None) -> ScriptTable | None:
@@ -417,6 +420,8 @@ def script_read(queries, parts: tuple[str, ...], alias: str | None, column_alias
     if entry is None or entry.gone is not None:
         return None
     name = entry.table.name
+    for caveat in entry.caveats:
+        catalog.note(caveat, origin)
     if entry.view is not None:
         definition = CteDef(name, exp.CTE(this=entry.view), CteEnv(), list(entry.view_columns), False)
     elif entry.rows is not None:
