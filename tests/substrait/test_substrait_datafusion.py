@@ -185,6 +185,14 @@ CASES = [
          },
          why="the optimiser rewrites the correlated scalar subquery into a left join with an aggregate grouped "
              "by the correlation key"),
+    # … and GROUPING reads more: the optimiser computes GROUPING(customer_id) from
+    # the bits of DataFusion's grouping id, which is GROUPING of every key.
+    Case("grouping_function_optimized", "SELECT customer_id, status, GROUPING(customer_id) AS g, "
+                                        "GROUPING(customer_id) + GROUPING(status) AS level FROM orders "
+                                        "GROUP BY ROLLUP (customer_id, status)", optimized=True,
+         differences={"g": differ([], [_s("orders.status", "value", "aggregate")])},
+         why="the optimiser rewrites GROUPING(customer_id) into a bit of __grouping_id, GROUPING(customer_id, "
+             "status): an expression reading it reads both keys"),
 ]
 
 

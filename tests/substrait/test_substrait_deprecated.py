@@ -68,9 +68,12 @@ def test_fetch_count_minus_one_means_all() -> None:
 
 def test_grouping_expressions_inside_each_grouping(older) -> None:
     aggregate = relation(older.to_statements()[0], Aggregate)
-    assert [f.name for f in aggregate.fields] == ["customer_id", "status", "sum"]
+    assert [f.name for f in aggregate.fields] == ["customer_id", "status", "sum", "grouping_set_index"]
     # Equal expressions of different sets are one key.
     assert aggregate.grouping_sets == ((0, 1), (0,))
+    # The set index is GROUPING(every key).
+    which = aggregate.measures[-1]
+    assert which.function == "grouping" and [a.field for a in which.args] == [k.field for k in aggregate.keys]
 
 
 def test_extension_uris_and_args(older) -> None:

@@ -38,6 +38,8 @@ _IR_NAMES = {
 }
 # Names producers that declare no extension (DataFusion) write for standard functions.
 _PRODUCER_NAMES = {
+    "bitwise_shift_left": "shift_left",
+    "bitwise_shift_right": "shift_right",
     "btrim": "trim",
     "character_length": "char_length",
     "date_part": "extract",

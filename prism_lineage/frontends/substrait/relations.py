@@ -324,27 +324,28 @@ class RelationLowerer:
             measures.append(lowerer.aggregate_call(measure.measure, f"{mp}.measure", filter_))
         if not keys and not measures:
             raise InvalidPlanError(p, "the aggregate has no grouping expression and no measure: it yields no field")
+        names = [m.function for m in measures]
+        if len(sets) > 1:
+            # An aggregate of several grouping sets also says which set yielded each row.
+            # Substrait puts the set's index last; DataFusion (a producer quirk) its
+            # ``__grouping_id`` bitmask between the keys and the measures, as its own schema
+            # does.  Either is GROUPING(every key): an aggregate over the keys, as the SQL
+            # frontend reads GROUPING (DataFusion's optimiser computes GROUPING(k) from it).
+            args = tuple(lowerer.lower(m, key_path) for m, key_path in zip(key_messages, key_paths))
+            which = AggregateCall(self.ctx.new_id("agg", path), self.ctx.origin, "INT", "grouping", args)
+            position = 0 if datafusion_layout else len(measures)
+            measures.insert(position, which)
+            names.insert(position, "__grouping_id" if datafusion_layout else "grouping_set_index")
         aggregate_id = self.ctx.new_id("aggregate", path)
         columns = [self.ctx.field(aggregate_id, i, expression_name(k, input_.fields), k.type, path,
                                   like=_ref_field(k) or k.id)
                    for i, k in enumerate(keys)]
-        columns += [self.ctx.field(aggregate_id, len(keys) + i, m.function, m.type, path)
-                    for i, m in enumerate(measures)]
+        columns += [self.ctx.field(aggregate_id, len(keys) + i, name, m.type, path)
+                    for i, (m, name) in enumerate(zip(measures, names))]
         everything = tuple(range(len(keys)))
         grouping_sets = None if len(sets) <= 1 and (not sets or sets[0] == everything) else tuple(sets)
-        relation: Relation = Aggregate(aggregate_id, self.ctx.origin, input_, tuple(keys), tuple(measures),
-                                       tuple(columns), grouping_sets)
-        if len(sets) > 1:
-            # An aggregate of several grouping sets also says which set yielded each row: a
-            # value of the grouping, read from no column.  Substrait puts it last; DataFusion
-            # (a producer quirk) between the keys and the measures, as its own schema does.
-            exprs: list[Expr] = [self.ref(f, path) for f in relation.fields]
-            names = [f.name for f in relation.fields]
-            position = len(keys) if datafusion_layout else len(exprs)
-            exprs.insert(position, Literal(self.ctx.new_id("lit", path), self.ctx.origin, "INT", None))
-            names.insert(position, "__grouping_id" if datafusion_layout else "grouping_set_index")
-            relation = self.project(relation, exprs, names, path)
-        return relation
+        return Aggregate(aggregate_id, self.ctx.origin, input_, tuple(keys), tuple(measures), tuple(columns),
+                         grouping_sets)
 
     def window(self, node: Message, path: str, outer: tuple[Record, ...], expected: int | None) -> Relation:
         p = f"{path}.window"
