@@ -156,3 +156,100 @@ def test_jobs_do_not_apply_to_a_substrait_plan(capsys, tmp_path) -> None:
     assert code == 2
     assert err.strip() == ("prism-lineage: error: --jobs and directories are for SQL statements; "
                            "a --substrait plan is explained whole")
+
+
+# --- a directory of scripts (--through-script) -------------------------------------------------
+
+NIGHTLY = (
+    "CREATE TEMP TABLE paid AS\n"
+    "SELECT a, b FROM t WHERE c = 'paid';\n"
+    "SELECT\n"
+    "  a,\n"
+    "  SUM(b) AS total\n"
+    "FROM paid GROUP BY a;\n"
+)
+BROKEN = "CREATE TEMP TABLE x AS SELECT a FROM t;\nSELECT nope FROM x;\nSELECT a FROM x;\nSELECT a FROM x;\n"
+
+
+@pytest.fixture
+def scripts(tmp_path):
+    folder = tmp_path / "jobs"
+    folder.mkdir()
+    (folder / "a_nightly.sql").write_text(NIGHTLY, encoding="utf-8")
+    (folder / "b_broken.sql").write_text(BROKEN, encoding="utf-8")
+    (folder / "c_unparsable.sql").write_text("SELECT 1;\nSELECT a + FROM t;\n", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_directory_through_script_explains_each_file_as_a_script(capsys, scripts, schema_file, jobs) -> None:
+    code, out, err = run(capsys, "explain", scripts, "--schema", schema_file, "--through-script", "-f", "json",
+                         "--jobs", jobs)
+    assert code == batch.SOME_FAILED
+    records = [json.loads(line) for line in out.splitlines()]
+    nightly = [r for r in records if r["file"].endswith("a_nightly.sql")]
+    # Each statement's line is its first token's (the SELECT keyword on a line of its own).
+    assert [(r["index"], r["line"]) for r in nightly] == [(0, 1), (1, 3)]
+    whole = prism_lineage.explain(NIGHTLY, SCHEMA, through_script=True)
+    assert [{k: v for k, v in r.items() if k not in ("file", "line")} for r in nightly] == \
+        [s.model_dump(mode="json") for s in whole.statements]
+    # Through the script: the temp table's rows are t's.
+    assert nightly[1]["fields"][1]["sources"][0]["column"] == "t.b"
+    assert "5 statements (2 failed, 2 not explained after a failure in their script)" in err
+
+
+def test_the_first_failure_of_a_script_ends_its_file(capsys, scripts, schema_file) -> None:
+    code, out, _ = run(capsys, "explain", scripts, "--schema", schema_file, "--through-script", "-f", "json")
+    records = [json.loads(line) for line in out.splitlines()]
+    broken = [r for r in records if r["file"].endswith("b_broken.sql")]
+    assert [r["index"] for r in broken] == [0, 1] and "error" not in broken[0]
+    assert broken[1]["line"] == 2
+    assert broken[1]["error"] == {
+        "exit_code": 5, "type": "UnknownColumnError", "line": 2, "column": 8,
+        "message": "unknown column 'nope'; available: x.a; the 2 statements after it in this script are not explained",
+    }
+    unparsable = [r for r in records if r["file"].endswith("c_unparsable.sql")]
+    assert len(unparsable) == 1 and (unparsable[0]["index"], unparsable[0]["line"]) == (None, None)
+    # The position of a parse error is the one a single-file run gives.
+    with pytest.raises(prism_lineage.ParseError) as alone:
+        prism_lineage.explain((scripts / "c_unparsable.sql").read_text(encoding="utf-8"), SCHEMA, through_script=True)
+    assert unparsable[0]["error"]["exit_code"] == 4 and unparsable[0]["error"]["message"] == alone.value.message
+    assert (unparsable[0]["error"]["line"], unparsable[0]["error"]["column"]) == (alone.value.line, 15) == (2, 15)
+
+
+def test_directory_through_script_text_names_each_file(capsys, scripts, schema_file) -> None:
+    code, out, _ = run(capsys, "explain", scripts, "--schema", schema_file, "--through-script")
+    heads = [line for line in out.splitlines() if not line.startswith(" ")]
+    folder = scripts
+    assert heads[:4] == [
+        f"{folder / 'a_nightly.sql'} statement 1: create_table → paid",
+        f"{folder / 'a_nightly.sql'} statement 2: select",
+        f"{folder / 'b_broken.sql'} statement 1: create_table → x",
+        f"{folder / 'b_broken.sql'} statement 2: error 5: unknown column 'nope'; available: x.a; the 2 statements "
+        "after it in this script are not explained (at line 2, column 8)",
+    ]
+    assert heads[4].startswith(f"{folder / 'c_unparsable.sql'} file: error 4: cannot parse the SQL")
+
+
+def test_without_through_script_a_directory_stays_a_log_of_independent_statements(capsys, scripts,
+                                                                                  schema_file) -> None:
+    _, out, _ = run(capsys, "explain", scripts, "--schema", schema_file, "-f", "json", "--jobs", "1")
+    records = [json.loads(line) for line in out.splitlines()]
+    nightly = [r for r in records if r["file"].endswith("a_nightly.sql")]
+    # The temp table is read as a table of its own (a log's statements do not see each other).
+    assert nightly[1]["fields"][1]["sources"][0]["column"] == "paid.b"
+    # … so a name it lacks is read as a column of a table not in the schema, not an error.
+    broken = [r for r in records if r["file"].endswith("b_broken.sql")]
+    assert [("error" in r) for r in broken] == [False, False, False, False]
+    assert broken[1]["fields"][0]["sources"][0]["column"] == "x.nope"
+
+
+@pytest.mark.parametrize("given", ["file", "-"])
+def test_through_script_with_jobs_on_a_log_is_refused(capsys, scripts, given) -> None:
+    path = scripts / "a_nightly.sql" if given == "file" else "-"
+    code, out, err = run(capsys, "explain", path, "--through-script", "--jobs", "2")
+    assert code == 2 and out == ""
+    assert err == ("prism-lineage: error: --through-script reads a file as one script, whose statements depend on "
+                   "each other in order, but --jobs reads it as a query log of independent statements: drop --jobs "
+                   "to explain the file as a script, or give a directory to explain each of its files as a script, "
+                   "in parallel\n")

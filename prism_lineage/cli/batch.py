@@ -1,12 +1,18 @@
 """``prism-lineage explain`` over many statements: a directory of SQL files or a query log,
 explained statement by statement on every core (``--jobs``).
 
-Each statement is explained on its own, as a query log's statements are independent (as in a
-single-file run, where every statement is lowered in its own context).  The statements are
-cut at the semicolons sqlglot's tokenizer finds, a block of text at a time, so a semicolon in
-a string or a comment never cuts, memory stays bounded and the workers start at once.
-Results come back in input order (``Pool.imap`` over chunks of statements); a statement that
-fails is reported in the output in its place and the others go on.  See docs/cli.md.
+Each statement is explained on its own, as a query log's statements are independent (no
+statement sees the tables another creates).  The statements are cut at the semicolons
+sqlglot's tokenizer finds, a block of text at a time, so a semicolon in a string or a comment
+never cuts, memory stays bounded and the workers start at once.  Results come back in input
+order (``Pool.imap`` over chunks of statements); a statement that fails is reported in the
+output in its place and the others go on.
+
+With ``--through-script`` a directory is read as **one script per file**: each file is
+explained in order through the script (its temp tables, views and DDL followed), the files in
+parallel.  A script's statements depend on the ones before, so the first that fails ends its
+file (the rest are counted as not explained).  A single file or standard input with ``--jobs``
+is a query log: ``--through-script`` is refused there.  See docs/cli.md.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from typing import Any
 
 from ..errors import InputError, PrismError, UsageError
 from ..explain import explain as run_explain
+from ..explain import explain_script
 from ..explain.models import Explanation, StatementAnswer
 from ..explain.text import render_text
 from ..frontends.sql.dialects import get_dialect
@@ -51,6 +58,14 @@ class Statement:
 
 
 @dataclass(frozen=True, slots=True)
+class Script:
+    """A whole file, explained in order through the script (``--through-script``)."""
+
+    file: str | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Unreadable:
     """A file that could not be read or cut into statements (reported in its place)."""
 
@@ -60,10 +75,11 @@ class Unreadable:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    ok: bool
-    exit_code: int
-    rendered: str  # the output for this statement, ready to write
+    rendered: str  # the output for this statement (or script), ready to write
     chars: int = 0  # the length of its text (the progress bar counts text)
+    explained: int = 0
+    failed: int = 0
+    skipped: int = 0  # statements of a script after the one that failed: not explained
 
 
 def default_jobs() -> int:
@@ -77,29 +93,37 @@ def run_batch(args, jobs: int) -> int:
     """Explain every statement under ``args.file`` with ``jobs`` processes."""
     if getattr(args, "substrait", None) is not None:
         raise UsageError("--jobs and directories are for SQL statements; a --substrait plan is explained whole")
+    scripts = bool(getattr(args, "through_script", False))
+    if scripts and not _show_files(args.file):
+        raise UsageError(
+            "--through-script reads a file as one script, whose statements depend on each other in order, but "
+            "--jobs reads it as a query log of independent statements: drop --jobs to explain the file as a "
+            "script, or give a directory to explain each of its files as a script, in parallel")
     catalog = read_catalog(args.schema)
     functions = read_functions(args.functions)
     dialect = get_dialect(args.dialect)  # an unknown dialect is a usage error before any work
     inputs = _inputs(args.file)  # read now: a missing path fails before any work
     options = (catalog, args.dialect, functions, args.format, _show_files(args.file))
     started = time.perf_counter()
-    explained = failed = 0
+    explained = failed = skipped = 0
     # Statements are cut while the workers explain the first ones (``imap`` draws them lazily).
-    outcomes, processes = _outcomes(_units(inputs, dialect), options, jobs)
+    units = _script_units(inputs) if scripts else _units(inputs, dialect)
+    outcomes, processes = _outcomes(units, options, jobs)
     with _Progress(sum(len(text) for _, text in inputs if isinstance(text, str))) as bar:
         for outcome in outcomes:
             sys.stdout.write(outcome.rendered)
-            if outcome.ok:
-                explained += 1
-            else:
-                failed += 1
+            explained += outcome.explained
+            failed += outcome.failed
+            skipped += outcome.skipped
             bar.advance(outcome.chars, explained + failed)
     sys.stdout.flush()
     elapsed = time.perf_counter() - started
-    rate = (explained + failed) / elapsed if elapsed > 0 else 0.0
-    print(f"prism-lineage: {explained + failed} statements ({failed} failed) in {elapsed:.2f} s: "
+    done = explained + failed
+    rate = done / elapsed if elapsed > 0 else 0.0
+    not_explained = f", {skipped} not explained after a failure in their script" if skipped else ""
+    print(f"prism-lineage: {done} statements ({failed} failed{not_explained}) in {elapsed:.2f} s: "
           f"{rate:,.0f} statements/s with {processes} process(es)", file=sys.stderr)
-    return SOME_FAILED if failed else 0
+    return SOME_FAILED if failed or skipped else 0
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -120,6 +144,11 @@ def _inputs(path: str | None) -> list[tuple[str | None, str | InputError]]:
         except InputError as error:
             found.append((str(file), error))
     return found
+
+
+def _script_units(inputs) -> Iterator[Script | Unreadable]:
+    for file, text in inputs:
+        yield Unreadable(file, text) if isinstance(text, InputError) else Script(file, text)
 
 
 def _units(inputs, dialect) -> Iterator[Statement | Unreadable]:
@@ -275,50 +304,102 @@ def _closing(pool, results: Iterator[Outcome]) -> Iterator[Outcome]:
         pool.join()
 
 
-def explain_unit(unit: Statement | Unreadable) -> Outcome:
+def explain_unit(unit: Statement | Script | Unreadable) -> Outcome:
     catalog, dialect, functions, format_, show_files = _OPTIONS
     if isinstance(unit, Unreadable):
         return _failure(unit.file, None, None, unit.error, format_, show_files)
+    if isinstance(unit, Script):
+        return _explain_script(unit)
     try:
         explanation = run_explain(unit.text, catalog, dialect, file=unit.file, functions=functions)
     except PrismError as error:
-        return _failure(unit.file, unit.index, unit.line, error, format_, show_files, unit)
+        return _failure(unit.file, unit.index, unit.line, error, format_, show_files, _shifted(error, unit),
+                        len(unit.text))
     except Exception as error:  # noqa: BLE001 - one statement's bug must not stop the log
-        internal = InternalError(f"internal error: {type(error).__name__}: {error} (a bug: please report it "
-                                 "with the statement)")
-        return _failure(unit.file, unit.index, unit.line, internal, format_, show_files, unit)
+        return _failure(unit.file, unit.index, unit.line, _internal(error), format_, show_files, None, len(unit.text))
     answers = [s.model_copy(update={"index": unit.index + n}) for n, s in enumerate(explanation.statements)]
-    return Outcome(True, 0, _render(unit, answers, format_, show_files), len(unit.text))
+    rendered = _render(unit.file, [(unit.line, answer) for answer in answers], format_, show_files)
+    return Outcome(rendered, len(unit.text), explained=1)
 
 
-def _render(unit: Statement, answers: list[StatementAnswer], format_: str, show_files: bool) -> str:
+def _explain_script(unit: Script) -> Outcome:
+    """A file explained in order through the script: every answer until the first statement
+    that fails, then that statement's error (the statements after it read what it would have
+    made, so they are not explained)."""
+    catalog, dialect, functions, format_, show_files = _OPTIONS
+    chars = len(unit.text)
+    try:
+        run = explain_script(unit.text, catalog, dialect, file=unit.file, functions=functions, through_script=True)
+    except PrismError as error:  # the file does not parse: nothing of it is explained
+        return _failure(unit.file, None, None, error, format_, show_files, _position(error), chars)
+    lines = _first_lines(unit, dialect, len(run))
+    answers: list[tuple[int | None, StatementAnswer]] = []
+    error: PrismError | None = None
+    try:
+        for index, answer in enumerate(run):
+            answers.append((lines[index] if lines else run.line(index), answer))
+    except PrismError as caught:
+        error = caught
+    except Exception as caught:  # noqa: BLE001 - one script's bug must not stop the others
+        error = _internal(caught)
+    rendered = _render(unit.file, answers, format_, show_files) if answers else ""
+    if error is None:
+        return Outcome(rendered, chars, explained=len(answers))
+    index = len(answers)
+    skipped = len(run) - index - 1
+    after = (f"; the {skipped} statement{'s' if skipped != 1 else ''} after it in this script "
+             f"{'are' if skipped != 1 else 'is'} not explained") if skipped else ""
+    failure = _failure(unit.file, index, lines[index] if lines else run.line(index), error, format_, show_files,
+                       _position(error), 0, after)
+    return Outcome(rendered + failure.rendered, chars, explained=len(answers), failed=1, skipped=skipped)
+
+
+def _first_lines(unit: Script, dialect: str | None, count: int) -> list[int] | None:
+    """The line of each statement's first token, as the tokenizer cuts them (the parser keeps
+    no position for keywords); ``None`` if the cut disagrees with the parser's count."""
+    cut = [s.line for s in split_statements(unit.text, unit.file, get_dialect(dialect)) if isinstance(s, Statement)]
+    return cut if len(cut) == count else None
+
+
+def _internal(error: Exception) -> PrismError:
+    return InternalError(f"internal error: {type(error).__name__}: {error} (a bug: please report it with the "
+                         "statement)")
+
+
+def _render(file: str | None, answers: list[tuple[int | None, StatementAnswer]], format_: str,
+            show_files: bool) -> str:
     if format_ == "json":
-        return "".join(_json_line(unit, answer.model_dump(mode="json")) for answer in answers)
-    head = f"{unit.file} " if show_files and unit.file else ""
-    text = render_text(Explanation.model_construct(statements=answers))
-    return f"{head}{text}" if head else text
+        return "".join(_json_line(file, line, answer.model_dump(mode="json")) for line, answer in answers)
+    head = f"{file} " if show_files and file else ""
+    return "".join(head + render_text(Explanation.model_construct(statements=[answer])) for _, answer in answers)
 
 
-def _json_line(unit: Statement, answer: dict[str, Any]) -> str:
-    return json.dumps({"file": unit.file, "index": answer.pop("index"), "line": unit.line, **answer}) + "\n"
+def _json_line(file: str | None, line: int | None, answer: dict[str, Any]) -> str:
+    return json.dumps({"file": file, "index": answer.pop("index"), "line": line, **answer}) + "\n"
 
 
 def _failure(file, index, line, error: PrismError, format_: str, show_files: bool,
-             unit: Statement | None = None) -> Outcome:
-    where = _shifted(error, unit)
-    message = error.message if where else str(error)
-    chars = len(unit.text) if unit is not None else 0
+             where: tuple[int, int] | None = None, chars: int = 0, after: str = "") -> Outcome:
+    """A statement (or file) that could not be explained, reported in its place; ``where`` is
+    the error's position in the file, ``after`` ends the message."""
+    message = (error.message if where else str(error)) + after
     if format_ == "json":
         record: dict[str, Any] = {"file": file, "index": index, "line": line,
                                   "error": {"exit_code": error.exit_code, "type": type(error).__name__,
                                             "message": message}}
         if where:
             record["error"].update(line=where[0], column=where[1])
-        return Outcome(False, error.exit_code, json.dumps(record) + "\n", chars)
+        return Outcome(json.dumps(record) + "\n", chars, failed=1)
     head = f"{file} " if show_files and file else ""
     what = f"statement {index + 1}" if index is not None else "file"
     at = f" (at line {where[0]}, column {where[1]})" if where else ""
-    return Outcome(False, error.exit_code, f"{head}{what}: error {error.exit_code}: {message}{at}\n", chars)
+    return Outcome(f"{head}{what}: error {error.exit_code}: {message}{at}\n", chars, failed=1)
+
+
+def _position(error: PrismError) -> tuple[int, int] | None:
+    """The error's position, in a text explained whole (a script)."""
+    origin = error.origin
+    return (origin.line, origin.column) if origin is not None else None
 
 
 def _shifted(error: PrismError, unit: Statement | None) -> tuple[int, int] | None:

@@ -28,7 +28,8 @@ def register(commands) -> None:
     parser.add_argument("--jobs", "-j", type=_jobs, metavar="N",
                         help="explain statement by statement (a query log), each statement on its own, on N "
                              "processes ('auto': every core); a FILE that is a directory is always read so, "
-                             "with every core unless N is given (see docs/cli.md)")
+                             "with every core unless N is given; a directory with --through-script: each file "
+                             "is one script, the files in parallel (see docs/cli.md)")
     parser.set_defaults(run=run)
 
 

@@ -54,4 +54,4 @@ def add_sql_arguments(parser) -> None:
                         help="lineage facts for your own functions, YAML or JSON (see docs/functions.md)")
     parser.add_argument("--through-script", action="store_true",
                         help="in a script, follow the tables and views earlier statements created or wrote through "
-                             "to the base tables (see docs/scripts.md); without it they are tables of their own")
+                             "to the base tables (see docs/writes.md#scripts); without it they are tables of their own")
