@@ -209,12 +209,17 @@ def test_write_nested_in_a_query() -> None:
         lower(document)
 
 
-def test_a_relation_the_reader_does_not_lower_is_named() -> None:
-    """LateralJoinRel is the one relation of the installed schema not lowered (exit 6)."""
-    document = plan_of("join/cross")
-    project = document["relations"][0]["root"]["input"]["project"]
-    cross = project["input"].pop("cross")
-    project["input"]["lateralJoin"] = {"left": cross["left"], "right": cross["right"], "type": "JOIN_TYPE_INNER"}
-    with pytest.raises(InvalidPlanError, match=r"relations\[0\]\.root\.input\.project\.input: relations of kind "
-                                               r"lateral_join \(LateralJoinRel\) are not supported"):
+def test_a_lateral_join_is_inner_or_left_oriented() -> None:
+    document = plan_of("lateral_join/per_row_aggregate")
+    document["relations"][0]["root"]["input"]["project"]["input"]["lateralJoin"]["type"] = "JOIN_TYPE_RIGHT"
+    with pytest.raises(InvalidPlanError, match=r"relations\[0\]\.root\.input\.project\.input\.lateral_join\.type: "
+                                               r"a lateral join is inner or left-oriented .* not JOIN_TYPE_RIGHT"):
+        lower(document)
+
+
+def test_a_lateral_joins_right_input_reaches_only_its_anchor() -> None:
+    document = plan_of("lateral_join/per_row_aggregate")
+    document["relations"][0]["root"]["input"]["project"]["input"]["lateralJoin"]["common"]["relAnchor"] = 6
+    with pytest.raises(InvalidPlanError, match="outer reference to relation anchor 5: no enclosing relation has that "
+                                               "anchor"):
         lower(document)

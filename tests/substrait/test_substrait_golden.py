@@ -85,7 +85,7 @@ def test_substrait_golden(path: Path, update_goldens: bool) -> None:
 
 REQUIRED_RELATIONS = {
     "read", "filter", "project", "aggregate", "join", "cross", "sort", "fetch", "set", "window", "expand",
-    "write", "ddl", "update", "reference", "extensionSingle", "extensionMulti", "extensionLeaf",
+    "write", "ddl", "update", "reference", "extensionSingle", "extensionMulti", "extensionLeaf", "lateralJoin",
     # physical relations
     "hashJoin", "mergeJoin", "nestedLoopJoin", "exchange", "topN",
 }

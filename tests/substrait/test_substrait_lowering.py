@@ -77,3 +77,14 @@ def test_deep_plans_are_read_from_json_and_binary() -> None:
     expected = prism_lineage.explain(SubstraitPlan.from_file(GOLDEN / "read" / "projection_and_filters.plan.json"))
     assert prism_lineage.explain(from_json) == expected
     assert prism_lineage.explain(from_binary) == expected
+
+
+def test_lateral_join_is_sqls_lateral_subquery() -> None:
+    """The right input reads the left row through an outer reference to the lateral join's anchor."""
+    schema = {**ORDERS, "returns": {"order_id": "int", "reason": "varchar", "refund": "double"}}
+    plan = SubstraitPlan.from_file(GOLDEN / "lateral_join" / "per_row_aggregate.plan.json", schema=schema)
+    twin = prism_lineage.explain("SELECT o.order_id, t.top FROM orders AS o, LATERAL (SELECT MAX(r.refund) AS top "
+                                 "FROM returns AS r WHERE r.order_id = o.order_id) AS t", schema=schema,
+                                 dialect="postgres")
+    assert prism_lineage.explain(plan) == twin
+

@@ -1,5 +1,6 @@
-"""Lowering joins — ``JoinRel``, ``CrossRel`` and the physical ``HashJoinRel``,
-``MergeJoinRel`` and ``NestedLoopJoinRel`` — and the comma-join rule for a filter over a cross.
+"""Lowering joins — ``JoinRel``, ``CrossRel``, ``LateralJoinRel`` and the physical
+``HashJoinRel``, ``MergeJoinRel`` and ``NestedLoopJoinRel`` — and the comma-join rule for a
+filter over a cross.
 
 Join types: inner, outer (full), left, right, single (as left/right: at most one match, the
 same dependencies), semi and anti (the IR keeps the left side; a right semi or anti join is
@@ -15,6 +16,10 @@ right input) and its ``residual_expression`` (over both sides), ANDed; a nested 
 its expression.  How it is executed (which side is built, the inputs' order) is not lineage.
 The physical relations number their join types differently from ``JoinRel``: types are read
 by name.
+
+A lateral join's right input is evaluated per row of the left one and reads that row through
+outer references (to the lateral join's ``rel_anchor``): the right input is lowered with the
+left input's record as its innermost enclosing record, as SQL's ``LATERAL`` subquery is.
 
 A ``FilterRel`` directly over a cross product (a ``CrossRel``, or a ``JoinRel`` without
 expression) is what SQL's ``FROM a, b WHERE a.k = b.k`` becomes: as for that SQL (specs/
@@ -56,6 +61,9 @@ _KINDS = {
 }
 # Mark join type → whether the left side is the one kept
 _MARKS = {"JOIN_TYPE_LEFT_MARK": True, "JOIN_TYPE_RIGHT_MARK": False}
+# A lateral join's right input exists only per left row: no right-oriented or outer type.
+_LATERAL = frozenset({"JOIN_TYPE_INNER", "JOIN_TYPE_LEFT", "JOIN_TYPE_LEFT_SEMI", "JOIN_TYPE_LEFT_ANTI",
+                      "JOIN_TYPE_LEFT_SINGLE", "JOIN_TYPE_LEFT_MARK"})
 # ComparisonJoinKey.SimpleComparisonType → the comparison's name (as the SQL frontend and the
 # standard extensions name it; ``might_equal`` is ``a = b OR (a = b) IS NULL``)
 _COMPARISONS = {0: "eq", 1: "eq", 2: "is_not_distinct_from", 3: "might_equal"}
@@ -101,13 +109,18 @@ def cross(lowerer: "RelationLowerer", node: Message, path: str, outer: tuple[Rec
 
 
 def _join(lowerer: "RelationLowerer", node: Message, path: str, oneof: str, outer: tuple[Record, ...],
-          condition: ConditionReader) -> Relation:
+          condition: ConditionReader, lateral: bool = False) -> Relation:
     ctx = lowerer.ctx
     p = f"{path}.{oneof}"
-    left = lowerer.input(node, p, outer, "left")
-    right = lowerer.input(node, p, outer, "right")
-    sides = _Sides(lowerer, node, path, p, outer, left, right)
     type_name = _type_name(node)
+    if lateral and type_name not in _LATERAL:
+        raise InvalidPlanError(f"{p}.type", f"a lateral join is inner or left-oriented ({', '.join(sorted(_LATERAL))}), "
+                                            f"not {type_name or node.type}")
+    left = lowerer.input(node, p, outer, "left")
+    # A lateral join's right input reads the current left row as an enclosing record.
+    right_outer = (*outer, Record(left.fields, node.common.rel_anchor or None)) if lateral else outer
+    right = lowerer.input(node, p, right_outer, "right")
+    sides = _Sides(lowerer, node, path, p, outer, left, right)
     if type_name in _MARKS:
         relation = _mark_join(sides, _MARKS[type_name], condition)
     else:
@@ -191,17 +204,18 @@ def _call(sides: _Sides, name: str, args: tuple[Expr, ...], known: bool = True) 
     return Call(ctx.new_id("call", sides.path), ctx.origin, T.BOOLEAN, name, args, known)
 
 
-def _handler(oneof: str, condition: ConditionReader) -> Callable[..., Relation]:
+def _handler(oneof: str, condition: ConditionReader, lateral: bool = False) -> Callable[..., Relation]:
     """The lowering of the join relation held in ``Rel.<oneof>``."""
     def lower(lowerer: "RelationLowerer", node: Message, path: str, outer: tuple[Record, ...],
               expected: int | None) -> Relation:
-        return _join(lowerer, node, path, oneof, outer, condition)
+        return _join(lowerer, node, path, oneof, outer, condition, lateral)
 
     lower.__name__ = oneof
     return lower
 
 
 join = _handler("join", _expression)
+lateral_join = _handler("lateral_join", _expression, lateral=True)
 hash_join = _handler("hash_join", _keys)
 merge_join = _handler("merge_join", _keys)
 # No expression: the cartesian product (Substrait's default is ``true``).

@@ -45,7 +45,7 @@ from ...ir.opaque import Opaque
 from .context import LoweringContext, Record
 from .errors import InvalidPlanError
 from .expressions import ExpressionLowerer, WindowCollector
-from .joins import cross, hash_join, join, merge_join, nested_loop_join, place_join_predicates
+from .joins import cross, hash_join, join, lateral_join, merge_join, nested_loop_join, place_join_predicates
 from .types import Shape, named_columns, type_name
 
 # Relations whose handler applies its own emit (a generic emit projection would be redundant).
@@ -672,6 +672,7 @@ _HANDLERS: dict[str, Callable] = {
     "extension_multi": _R.extension,
     "extension_leaf": _R.extension,
     "join": join,
+    "lateral_join": lateral_join,
     "cross": cross,
     # Physical relations: the logical operation each one implements.
     "hash_join": hash_join,
