@@ -283,10 +283,15 @@ class Scope:
         """A column a schema does not declare: of a table read without one, or named through a
         derived table's star (then the column of the same name under the star)."""
         if source.scan is None and source.other_stars:
-            # The name is a column of one of several tables whose columns are unknown.
+            # The name is a column of one of several tables whose columns are unknown: that
+            # column of each (conservative), named out of each star as in the one-star case.
             stars = source.other_stars + (source.open_column(name),)
-            return CandidateRef(self.ctx.ids.new("col", origin), origin, None, tuple(s.id for s in stars),
-                                f"column '{name}' could be any of {', '.join(s.name for s in stars)} of {source.label}")
+            readings = " or ".join(f"{s.name[:-2]}.{name}" if s.name.endswith(".*") else name for s in stars)
+            candidates = CandidateRef(self.ctx.ids.new("col", origin), origin, None, tuple(s.id for s in stars),
+                                      f"column '{name}' of {source.label} could be {readings}: their columns are "
+                                      "not in the schema")
+            return NestedAccess(self.ctx.ids.new("access", origin), origin, None, candidates, (f".{name}",),
+                                AccessKind.COLUMN)
         ref = self._ref(source.open_column(name), origin, depth)
         if source.scan is None and source.named_star:
             return NestedAccess(self.ctx.ids.new("access", origin), origin, None, ref, (f".{name}",),
