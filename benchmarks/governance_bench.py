@@ -1,6 +1,7 @@
 """Governance lineage at warehouse scale: a generated project of 10,000 assets.
 
     python -m benchmarks.governance_bench [--assets N] [--samples K] [--seed S] [--json PATH]
+    python -m benchmarks.governance_bench --mode index-sync [--assets N] [--cli] [--json PATH]
 
 The project is layered like a real warehouse, with fan-in and fan-out: raw tables (no SQL),
 staging tables written by pipeline assets (one or two raw tables, renamed and cast),
@@ -13,6 +14,12 @@ Figures: the time and peak memory (RSS, and the Python heap's peak while buildin
 rollup from scratch; a re-sync after one statement changed (how many statements it reads, and
 how long); explorer answer times at depths 1, 2 and 10 (both directions) and impact answer
 times, over sampled assets of every layer (median and worst).
+
+``--mode index-sync`` measures what ``prism-lineage lineage … --index DIR`` does run after run:
+a full sync into an empty index, then a sync after one statement changed and one after nothing
+changed, each starting from the read ledger the index holds (read the previous epoch, sync,
+write the new epoch, read the answer back), with how many statements each read.  ``--cli``
+also writes the project as native YAML and times the command itself, end to end.
 """
 
 from __future__ import annotations
@@ -173,10 +180,9 @@ def run(total: int, samples: int, seed: int) -> dict:
         key = asset.sql_status.value if asset.sql_status else "read or no SQL"
         statuses[key] = statuses.get(key, 0) + 1
     return {
-        "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                    "processor": platform.processor() or platform.machine()},
+        "machine": _machine(),
         "assets": len(lineage.assets),
-        "statements": sum(len(p.assets) for p in project.environments[0].pipelines) + len(project.environments[0].views),
+        "statements": _statements(project),
         "edges": {"total": len(lineage.edges),
                   "declared": sum(1 for e in lineage.edges if e.mark == "declared"),
                   "parsed": sum(1 for e in lineage.edges if e.mark == "parsed")},
@@ -196,6 +202,11 @@ def run(total: int, samples: int, seed: int) -> dict:
     }
 
 
+def _machine() -> dict:
+    return {"python": platform.python_version(), "platform": platform.platform(),
+            "processor": platform.processor() or platform.machine()}
+
+
 def _index_figures(lineage, resynced) -> dict:
     """Writing the rollup as an epoch of the Parquet index, a delta epoch, and reading it back."""
     import tempfile
@@ -213,6 +224,107 @@ def _index_figures(lineage, resynced) -> dict:
             "edges_read_back": len(back.edges), "bytes_on_disk": size}
 
 
+def run_index_sync(total: int, seed: int, cli: bool) -> dict:
+    """Full sync vs a one-statement re-sync, both through the epoch index (see the docstring)."""
+    import tempfile
+
+    from prism_lineage.index import EpochIndex
+
+    project = generate(total, seed)
+    changed = _one_statement_changed(project)
+    figures: dict = {"assets": total, "statements": _statements(project)}
+    with tempfile.TemporaryDirectory() as scratch:
+        index = EpochIndex(Path(scratch) / "warehouse" / "prod")
+        for label, version in (("full_sync_empty_index", project), ("one_statement_changed", changed),
+                               ("nothing_changed", changed)):
+            gc.collect()
+            figures[label] = _through_index(index, version)
+        figures["bytes_on_disk"] = sum(p.stat().st_size for p in Path(scratch).rglob("*.parquet"))
+        figures["ledger_bytes_on_disk"] = sum(p.stat().st_size for p in
+                                              (index.root / "compile" / "statements").glob("*.parquet"))
+    if cli:
+        figures["cli"] = _cli_figures(project, changed)
+    return figures
+
+
+def _through_index(index, project: Project) -> dict:
+    """One CLI-like sync: the previous epoch's ledger, the sync, the new epoch, the answer read back."""
+    start = time.perf_counter()
+    previous, read_previous_s = _timed(lambda: index.lineage("warehouse", "prod") if index.epochs() else None)
+    lineage, sync_s = _timed(sync, project, previous=previous)
+    _, write_s = _timed(index.write, lineage)
+    back, read_back_s = _timed(index.lineage, "warehouse", "prod", with_ledger=False)
+    total = time.perf_counter() - start
+    assert len(back.edges) == len(lineage.edges)
+    return {"seconds": round(total, 3), "statements_read": lineage.reads_performed,
+            "read_previous_epoch_s": round(read_previous_s, 3), "sync_s": round(sync_s, 3),
+            "write_epoch_s": round(write_s, 3), "read_answer_back_s": round(read_back_s, 3)}
+
+
+def _cli_figures(project: Project, changed: Project) -> dict:
+    """``prism-lineage lineage impact … --index DIR`` run three times on the project written as
+    native YAML: from an empty index, after one statement changed, after nothing changed."""
+    import tempfile
+    from contextlib import redirect_stdout
+    from io import StringIO
+
+    from prism_lineage.cli import main as cli_main
+    from prism_lineage.governance.loading import load_project
+    from prism_lineage.governance.sql_reading import SqlReader
+
+    reads = [0]
+    original = SqlReader.read
+
+    def counted(self, sql, dialect):
+        reads[0] += 1
+        return original(self, sql, dialect)
+
+    figures = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        root, index = Path(scratch) / "project", Path(scratch) / "index"
+        write_native(project, root)
+        argv = ["lineage", "impact", "raw.t00000", "--project", str(root), "--index", str(index), "-o", "json"]
+        SqlReader.read = counted
+        try:
+            for label, version in (("full_sync_empty_index", None), ("one_statement_changed", changed),
+                                   ("nothing_changed", None)):
+                if version is not None:
+                    write_native(version, root)
+                reads[0] = 0
+                start = time.perf_counter()
+                with redirect_stdout(StringIO()):
+                    assert cli_main(argv) == 0
+                figures[label] = {"seconds": round(time.perf_counter() - start, 3), "statements_read": reads[0]}
+        finally:
+            SqlReader.read = original
+        _, load_s = _timed(load_project, root)
+        figures["of_which_loading_the_yaml_s"] = round(load_s, 3)
+    return figures
+
+
+def write_native(project: Project, root: Path) -> None:
+    """``project`` as a native project directory (docs/governance.md), one file per declaration."""
+    env = project.environments[0]
+    root.mkdir(parents=True, exist_ok=True)
+    _dump(root / "project.yaml", {"name": project.name, "dialect": env.dialect, "environments": [env.name]})
+    for declaration in (*env.tables, *env.views, *env.pipelines):
+        _dump(root / declaration.file, declaration.model_dump(mode="json", exclude={"file"}, exclude_defaults=True))
+
+
+def _dump(path: Path, document: dict) -> None:
+    import yaml
+
+    text = yaml.safe_dump(document, sort_keys=False)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text() != text:  # a changed version rewrites what changed only
+        path.write_text(text)
+
+
+def _statements(project: Project) -> int:
+    env = project.environments[0]
+    return sum(len(p.assets) for p in env.pipelines) + len(env.views)
+
+
 def _one_statement_changed(project: Project) -> Project:
     env = project.environments[0]
     first, *rest = env.pipelines
@@ -228,8 +340,16 @@ def main(argv=None) -> int:
     parser.add_argument("--samples", type=int, default=20, help="assets sampled per layer (default 20)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
+    parser.add_argument("--mode", choices=("all", "index-sync"), default="all",
+                        help="all: the rollup, re-syncs, explorer, impact and index figures (default); "
+                             "index-sync: full sync vs one-statement re-sync through the epoch index")
+    parser.add_argument("--cli", action="store_true",
+                        help="with --mode index-sync: also time the command end to end on the project as YAML")
     args = parser.parse_args(argv)
-    figures = run(args.assets, args.samples, args.seed)
+    if args.mode == "index-sync":
+        figures = {"machine": _machine(), **run_index_sync(args.assets, args.seed, args.cli)}
+    else:
+        figures = run(args.assets, args.samples, args.seed)
     text = json.dumps(figures, indent=2)
     print(text)
     if args.json:

@@ -34,7 +34,7 @@ from ..governance.impact import impact
 from ..governance.loading import load_project
 from ..governance.rollup import environment_of, sync
 from ..governance.text import render_explorer, render_impact
-from ..governance.transitions import sync_transition
+from ..governance.transitions import sync_transition, transition
 from ..governance.walks import Direction
 
 _DIRECTIONS = {"up": Direction.UPSTREAM, "down": Direction.DOWNSTREAM, "both": Direction.BOTH,
@@ -115,12 +115,7 @@ def _answer(args) -> str:
             # The environment stands at the base: who may see what is read there too.
             base, access = load_project(args.base or checkout(args.project, args.base_rev, Path(scratch)))
     viewer = viewer_for(access, args.credential)
-    if base is None:
-        lineage = sync(project, args.env)
-    else:
-        lineage = sync_transition(base, project, args.env, approved=args.approved)
-    if getattr(args, "index", None) and not lineage.held_for_review:
-        lineage = _through_index(lineage, args.index)
+    lineage = _lineage(args, project, base)
     if mode == "impact":
         answer = impact(lineage, viewer, asset)
         return answer.to_json() + "\n" if args.output == "json" else render_impact(answer)
@@ -128,19 +123,39 @@ def _answer(args) -> str:
     return found.to_json() + "\n" if args.output == "json" else render_explorer(found)
 
 
-def _through_index(lineage, root: str):
-    """Write the sync as the next epoch of the environment's index, then read the rollup back
-    from it with DuckDB: the answer is what the index holds."""
-    from pathlib import Path
+def _lineage(args, project, base):
+    """The environment's lineage: not computed while it holds what the branch brings; else
+    synced — with ``--index``, from the ledger of the index's last epoch, so only statements
+    that changed since are read — and, with ``--index``, recorded and read back from the index."""
+    if base is not None:
+        move = transition(base, project, args.env, approved=args.approved)
+        if move.held:
+            return sync_transition(base, project, move.environment)  # not read, so not synced
+        environment = move.environment
+    else:
+        environment = environment_of(project, args.env).name
+    if not args.index:
+        return _synced(project, base, environment, args.approved, None)
+    import duckdb  # only here: the other commands do not pay for importing it
 
     from ..index import EpochIndex
 
-    index = EpochIndex(Path(root) / lineage.project / lineage.environment)
+    index = EpochIndex(Path(args.index) / project.name / environment)
     try:
+        previous = index.lineage(project.name, environment) if index.epochs() else None
+        lineage = _synced(project, base, environment, args.approved, previous)
         index.write(lineage)
+        return index.lineage(project.name, environment, with_ledger=False)
     except OSError as error:
-        raise InputError(f"cannot write the index in {root}: {error.strerror or error}") from None
-    return index.lineage(lineage.project, lineage.environment)
+        raise InputError(f"cannot use the index in {args.index}: {error.strerror or error}") from None
+    except duckdb.Error as error:
+        raise InputError(f"cannot read the index in {args.index}: {str(error).splitlines()[0]}") from None
+
+
+def _synced(project, base, environment: str, approved: bool, previous):
+    if base is None:
+        return sync(project, environment, previous=previous)
+    return sync_transition(base, project, environment, approved=approved, previous=previous)
 
 
 def checkout(project: str, revision: str, scratch: Path) -> Path:

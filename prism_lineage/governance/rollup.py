@@ -101,7 +101,10 @@ class EnvironmentLineage:
     edges: tuple[LineageEdge, ...]
     parser: ParserState
     waiting: frozenset[str] = frozenset()  # assets whose SQL is new or changed and was not read
+    # What the statements read (by statement key), and which of them each asset is written by:
+    # what the next sync needs to re-read only what changed (the index stores both).
     ledger: dict[str, StatementRead] = field(default_factory=dict)
+    ledger_by_asset: dict[str, tuple[str, ...]] = field(default_factory=dict)
     reads_performed: int = 0  # statements read by this sync (the others were re-used)
     held_for_review: bool = False  # not computed because the environment's change waits for approval
 
@@ -220,6 +223,7 @@ class _Builder:
         self.in_progress: set[str] = set()
         self.derived: dict[str, Columns | None] = {}
         self.ledger: dict[str, StatementRead] = {}
+        self.ledger_by_asset: dict[str, dict[str, None]] = {}
         self.performed = 0
 
     # --- what there is to read ----------------------------------------------------------------
@@ -268,8 +272,9 @@ class _Builder:
             assets[identifier] = _with(assets[identifier], sql_read_from=source)
         ordered = tuple(sorted(edges.values(), key=lambda e: (self.assets[e.source].full_name,
                                                              self.assets[e.target].full_name, e.mark, e.via, e.file)))
+        by_asset = {asset: tuple(keys) for asset, keys in sorted(self.ledger_by_asset.items())}
         return EnvironmentLineage(self.project, self.env.name, EnvironmentStatus.COMPUTED, assets, ordered,
-                                  self.parser, frozenset(waiting), self.ledger, self.performed)
+                                  self.parser, frozenset(waiting), self.ledger, by_asset, self.performed)
 
     def _declared_edges(self) -> Iterable[LineageEdge]:
         for view in self.env.views:
@@ -347,13 +352,15 @@ class _Builder:
         key = statement_key(statement.sql, statement.dialect)
         before = self.ledger_before.get(key)
         if before is not None and self._still_valid(before):
-            self.ledger[key] = before
-            return before
+            return self._remember(statement, before)
         if self.parser is not ParserState.RAN or (self.budget is not None and self.performed >= self.budget):
             return SqlStatus.NOT_READ_YET
         self.performed += 1
-        read = self.reader.read(statement.sql, statement.dialect)
-        self.ledger[key] = read
+        return self._remember(statement, self.reader.read(statement.sql, statement.dialect))
+
+    def _remember(self, statement: _Statement, read: StatementRead) -> StatementRead:
+        self.ledger[read.key] = read
+        self.ledger_by_asset.setdefault(self.ids[statement.writer], {})[read.key] = None
         return read
 
     def _still_valid(self, read: StatementRead) -> bool:

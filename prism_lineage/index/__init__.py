@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..governance.rollup import Asset, EnvironmentLineage, LineageEdge
-from ..governance.sql_reading import ColumnLink
-from ..governance.statuses import EnvironmentStatus, Mark, ParserState, SqlStatus, Via
+from ..governance.rollup import EnvironmentLineage
+from ..governance.statuses import EnvironmentStatus, ParserState, SqlStatus
 from .epochs import SCHEMA_VERSION
+from .epochs import epochs as _epochs_in  # the package's ``epochs`` stays the module
+from .ledger import grouped, ledger_of
 from .reader import IndexReader
-from .tables import EDGES, MERGED_NODES
+from .state import IndexState, read_state
+from .tables import ALIVE, EDGES, MERGED_NODES, STATEMENTS
 from .writer import EpochWriter
 
 __all__ = ["EpochIndex", "SCHEMA_VERSION"]
@@ -25,45 +27,53 @@ class EpochIndex:
 
     def __init__(self, root: str | Path):
         self.root = Path(root)
+        # What the index held when it was last read: a write right after a read (the CLI's
+        # incremental sync) compares against it instead of reading it again.
+        self._state: IndexState | None = None
+        self._reader: IndexReader | None = None
+
+    @property
+    def reader(self) -> IndexReader:
+        """One DuckDB connection for every read of this index (opening one costs more than a
+        small index's query)."""
+        if self._reader is None:
+            self._reader = IndexReader(self.root)
+        return self._reader
 
     def write(self, lineage: EnvironmentLineage) -> int:
         """Write ``lineage`` as the next epoch; returns its number."""
-        return EpochWriter(self.root).write(lineage)
+        current = self._state if self._state is not None and list(self._state.epochs) == self.epochs() else None
+        self._state = None
+        return EpochWriter(self.root, self.reader).write(lineage, current=current)
 
     def epochs(self) -> list[int]:
-        return IndexReader(self.root).committed()
+        """The committed epochs (those whose ``alive`` file was written), oldest first."""
+        return _epochs_in(self.root / ALIVE.directory)
 
     def nodes(self) -> list[dict]:
         """The merged nodes (declarations with their compiled fields), alive ones only."""
-        return IndexReader(self.root).latest(MERGED_NODES, prune=("asset_id",))
+        return self.reader.latest(MERGED_NODES, prune=("asset_id",))
 
     def edges(self) -> list[dict]:
         """The current edges, both ends alive (a group's tombstone is not an edge)."""
-        rows = IndexReader(self.root).latest(EDGES, prune=("target_id", "source_id"))
+        rows = self.reader.latest(EDGES, prune=("target_id", "source_id"))
         return [r for r in rows if r["source_id"] is not None]
 
-    def lineage(self, project: str, environment: str) -> EnvironmentLineage:
-        """The rollup as the index holds it, for the explorer and impact to read."""
-        assets = {}
-        for row in self.nodes():
-            status = SqlStatus(row["sql_status"]) if row["sql_status"] else None
-            assets[row["asset_id"]] = Asset(
-                row["asset_id"], row["full_name"], row["namespace"], row["name"], row["kind"], row["owner"],
-                row["steward"], bool(row["certified"]), row["file"], tuple(row["aliases"]), status,
-                row["sql_read_from"])
-        edges = []
-        for row in self.edges():
-            if row["source_id"] not in assets or row["target_id"] not in assets:
-                continue
-            mark = Mark(row["mark"])
-            columns = None if mark is Mark.DECLARED else tuple(
-                ColumnLink(c["from"], c["to"], c["relationship"], c["transformation"], c["confidence"])
-                for c in row["columns"])
-            edges.append(LineageEdge(row["source_id"], row["target_id"], mark, Via(row["via"]), row["file"], columns,
-                                     row["note"]))
+    def statements(self) -> dict[str, list[dict]]:
+        """The current statement reads as stored, grouped by the asset they write (alive ones)."""
+        return grouped(self.reader.latest(STATEMENTS, prune=("asset_id",)))
+
+    def lineage(self, project: str, environment: str, *, with_ledger: bool = True) -> EnvironmentLineage:
+        """The rollup as the index holds it, for the explorer and impact to read, with the read
+        ledger (unless ``with_ledger`` is false) that lets ``sync(previous=…)`` re-read only
+        the statements that changed since."""
+        state = self._state = read_state(self.reader, with_statements=with_ledger)
+        assets = state.assets
+        # An edge is drawn only while both its ends are alive.
+        edges = [e for group in state.edges.values() for e in group if e.source in assets and e.target in assets]
         edges.sort(key=lambda e: (assets[e.source].full_name, assets[e.target].full_name, e.mark, e.via, e.file))
         waiting = frozenset(a.id for a in assets.values() if a.sql_status is SqlStatus.NOT_READ_YET)
-        status = EnvironmentStatus.COMPUTED if self.epochs() else EnvironmentStatus.NOT_COMPUTED
-        return EnvironmentLineage(project, environment, status, assets, tuple(edges), ParserState.RAN, waiting)
-
-
+        status = EnvironmentStatus.COMPUTED if state.epochs else EnvironmentStatus.NOT_COMPUTED
+        ledger, by_asset = ledger_of(state.statements or {})
+        return EnvironmentLineage(project, environment, status, assets, tuple(edges), ParserState.RAN, waiting,
+                                  ledger, by_asset)

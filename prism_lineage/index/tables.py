@@ -8,9 +8,15 @@
 * ``parse/edges``: the incoming edges of a target as one group (LatestGroup ``target_id``: the
   whole group from the newest epoch that mentions it; a group emptied is written as one row
   with no source);
+* ``compile/statements``: what reading each statement gave — the read ledger an incremental
+  sync re-uses — grouped by the asset the statements write (LatestGroup ``asset_id``: every
+  statement of an asset from the newest epoch that mentions it; a group emptied is one row with
+  no statement);
 * ``alive``: the ids alive at each sync; nodes no longer alive are pruned.
 
-A missing string is NULL; a missing list is an empty list (list columns are not nullable).
+A missing string is NULL; a missing list is an empty list (list columns are not nullable).  Where
+"unknown" and "none" differ (a statement's outputs, the columns a dependency saw), a boolean
+``…_known`` column says which, so an empty list never stands for unknown.
 ``ingested_at`` is the last column, not nullable, one value per run.
 """
 
@@ -61,7 +67,22 @@ EDGES = IndexTable("parse/edges", "target_id", Supersede.LATEST_GROUP, pa.schema
     ("via", pa.string()), ("file", pa.string()),
     pa.field("columns", pa.list_(COLUMN_LINK), nullable=False), ("note", pa.string()), INGESTED_AT]))
 
+SOURCE_LINK = pa.struct([("asset", pa.string()), *[(f.name, f.type) for f in COLUMN_LINK]])
+SEEN_COLUMN = pa.struct([("name", pa.string()), ("type", pa.string())])
+DEPENDENCY = pa.struct([
+    pa.field("address", pa.list_(pa.string()), nullable=False), ("resolved", pa.string()),
+    pa.field("columns_known", pa.bool_(), nullable=False),
+    pa.field("columns", pa.list_(SEEN_COLUMN), nullable=False)])
+
+STATEMENTS = IndexTable("compile/statements", "asset_id", Supersede.LATEST_GROUP, pa.schema([
+    pa.field("asset_id", pa.string(), nullable=False), ("statement_key", pa.string()), ("status", pa.string()),
+    pa.field("reads", pa.list_(pa.string()), nullable=False),
+    pa.field("links", pa.list_(SOURCE_LINK), nullable=False),
+    pa.field("outputs_known", pa.bool_(), nullable=False),
+    pa.field("outputs", pa.list_(pa.string()), nullable=False),
+    pa.field("dependencies", pa.list_(DEPENDENCY), nullable=False), INGESTED_AT]))
+
 ALIVE = IndexTable("alive", "asset_id", Supersede.LATEST_GROUP, pa.schema([
     pa.field("asset_id", pa.string(), nullable=False), INGESTED_AT]))
 
-TABLES = (NODES, READS, MERGED_NODES, EDGES, ALIVE)
+TABLES = (NODES, READS, MERGED_NODES, EDGES, STATEMENTS, ALIVE)

@@ -1,6 +1,7 @@
 """Writing one epoch per sync of an environment: the delta against what the index holds.
 
-Every table gets the rows that changed (an edge group whole, or a tombstone when it emptied);
+Every table gets the rows that changed (an edge group or an asset's statement reads whole, or a
+tombstone when it emptied);
 the merged nodes file is written every sync, an empty delta included, so that compiled fields
 read since are carried forward; the ``alive`` file is written last and commits the epoch.
 Every row of one run carries the same ``ingested_at``.
@@ -9,49 +10,62 @@ Every row of one run carries the same ``ingested_at``.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
 from pathlib import Path
 
 import pyarrow as pa
 
 from ..governance.rollup import Asset, EnvironmentLineage, LineageEdge
 from .epochs import epochs, write_atomically
+from .ledger import statement_groups, statement_rows, tombstone
 from .reader import IndexReader
-from .tables import ALIVE, COMPILED_COLUMNS, EDGES, MERGED_NODES, NODES, READS, TABLES, IndexTable
+from .state import IndexState, edge_groups, read_state
+from .tables import ALIVE, COMPILED_COLUMNS, EDGES, MERGED_NODES, NODES, READS, STATEMENTS, TABLES, IndexTable
 
 
 class EpochWriter:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, reader: IndexReader | None = None):
         self.root = root
-        self.reader = IndexReader(root)
+        self.reader = reader if reader is not None else IndexReader(root)
 
     def next_epoch(self) -> int:
         written = [e for table in TABLES for e in epochs(self.root / table.directory)]
         return max(written, default=0) + 1
 
-    def write(self, lineage: EnvironmentLineage) -> int:
+    def write(self, lineage: EnvironmentLineage, *, current: IndexState | None = None) -> int:
+        """``current``: what the index holds, when the caller has just read it (``EpochIndex``
+        passes it when no epoch was written since), so it is not read twice."""
         epoch = self.next_epoch()
         now = datetime.datetime.now(datetime.timezone.utc)  # one ingested_at for the whole run
-        alive = self.reader.alive()
-        current_nodes = {r["asset_id"]: _strip(r) for r in self.reader.latest(NODES) if r["asset_id"] in alive}
-        current_reads = {r["asset_id"]: _strip(r) for r in self.reader.latest(READS) if r["asset_id"] in alive}
-        current_groups = _groups(self.reader.latest(EDGES, prune=("target_id",)))
-
-        nodes = {a.id: _node_row(a) for a in lineage.assets.values()}
-        reads = {a.id: _read_row(a) for a in lineage.assets.values()}
-        node_delta = [row for key, row in sorted(nodes.items()) if current_nodes.get(key) != row]
-        read_delta = [row for key, row in sorted(reads.items()) if current_reads.get(key) != row]
-        groups = _groups(_edge_row(e) for e in lineage.edges)
+        if current is None or current.statements is None:
+            current = read_state(self.reader)
+        # What differs is found by comparing the rollup's own objects; rows are built for the
+        # delta only.
+        node_delta, read_delta = [], []
+        for key, asset in sorted(lineage.assets.items()):
+            before = current.assets.get(key)
+            if before is None or _declared(before) != _declared(asset):
+                node_delta.append(_node_row(asset))
+            if before is None or _compiled(before) != _compiled(asset):
+                read_delta.append(_read_row(asset))
         edge_delta = []
-        for target in sorted(set(groups) | set(current_groups)):
-            new = groups.get(target, [])
-            if new == current_groups.get(target, []):
-                continue
-            edge_delta.extend(new or [_tombstone(target)])
+        groups = edge_groups(lineage.edges)
+        for target in sorted(set(groups) | set(current.edges)):
+            new = groups.get(target, ())
+            if new != current.edges.get(target, ()):
+                edge_delta.extend([_edge_row(e) for e in new] or [_tombstone(target)])
+        statement_delta = []
+        statements = statement_groups(lineage)
+        for asset in sorted(set(statements) | set(current.statements or {})):
+            new_reads = statements.get(asset, ())
+            if new_reads != (current.statements or {}).get(asset, ()):
+                statement_delta.extend(statement_rows(asset, new_reads) or [tombstone(asset)])
 
         self._write(NODES, node_delta, epoch, now)
         self._write(READS, read_delta, epoch, now)
         self._write(EDGES, edge_delta, epoch, now)
+        self._write(STATEMENTS, statement_delta, epoch, now)
+        nodes = {a.id: _node_row(a) for a in lineage.assets.values()}
+        reads = {a.id: _read_row(a) for a in lineage.assets.values()}
         changed = {r["asset_id"] for r in node_delta} | {r["asset_id"] for r in read_delta}
         merged = self._merged(changed, nodes, reads)
         self._write(MERGED_NODES, merged, epoch, now, always=True)
@@ -78,6 +92,17 @@ class EpochWriter:
         write_atomically(pa.Table.from_pydict(columns, schema=table.schema), self.root / table.directory, epoch)
 
 
+def _declared(asset: Asset) -> tuple:
+    """What the parse layer holds of an asset: its declaration."""
+    return (asset.full_name, asset.namespace, asset.name, asset.kind, asset.owner, asset.steward, asset.certified,
+            asset.file, asset.aliases)
+
+
+def _compiled(asset: Asset) -> tuple:
+    """What the compile layer holds of an asset: what reading its SQL said."""
+    return (asset.sql_status, asset.sql_read_from)
+
+
 def _node_row(asset: Asset) -> dict:
     return {"asset_id": asset.id, "full_name": asset.full_name, "namespace": asset.namespace, "name": asset.name,
             "kind": asset.kind, "owner": asset.owner, "steward": asset.steward, "certified": asset.certified,
@@ -99,20 +124,3 @@ def _edge_row(edge: LineageEdge) -> dict:
 def _tombstone(target: str) -> dict:
     return {"target_id": target, "source_id": None, "mark": None, "via": None, "file": None, "columns": [],
             "note": None}
-
-
-def _groups(rows: Iterable[dict]) -> dict[str, list[dict]]:
-    groups: dict[str, list[dict]] = {}
-    for row in rows:
-        row = _strip(row)
-        if row.get("source_id") is None:
-            groups.setdefault(row["target_id"], [])
-            continue
-        groups.setdefault(row["target_id"], []).append(row)
-    for group in groups.values():
-        group.sort(key=lambda r: (r["source_id"], r["mark"], r["via"], r["file"]))
-    return {k: v for k, v in groups.items() if v}
-
-
-def _strip(row: dict) -> dict:
-    return {k: v for k, v in row.items() if k != "ingested_at"}

@@ -84,3 +84,11 @@ def git_commit(repo: Path, *paths: str, force: bool = False) -> None:
     subprocess.run([*git, "add", *(["-f"] if force else []), *(paths or ["."])], check=True)
     subprocess.run([*git, "commit", "-q", "-m", "a revision"], check=True)
 
+
+def edit_yaml(root: Path, relative: str, change) -> None:
+    """Apply ``change`` to the YAML document in ``root/relative`` and write it back."""
+    path = root / relative
+    document = yaml.safe_load(path.read_text())
+    change(document)
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
+

@@ -4,14 +4,20 @@ lists, an empty delta carrying compiled fields forward, atomic writes."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from gov_helpers import DBT, SHOP, table, view, write_project
+from gov_helpers import DBT, SHOP, edit_yaml, table, view, write_project
 
 from prism_lineage.governance.access import OWNER
+from prism_lineage.governance.declarations import Column, Environment, Project, Table, View
 from prism_lineage.governance.explorer import explore
 from prism_lineage.governance.impact import impact
 from prism_lineage.governance.loading import load_project
@@ -19,7 +25,7 @@ from prism_lineage.governance.rollup import sync
 from prism_lineage.index import EpochIndex
 from prism_lineage.index import epochs as epoch_files
 from prism_lineage.index.reader import IndexReader
-from prism_lineage.index.tables import ALIVE, EDGES, MERGED_NODES, NODES, READS
+from prism_lineage.index.tables import ALIVE, EDGES, MERGED_NODES, NODES, READS, STATEMENTS
 from prism_lineage.index.writer import EpochWriter
 
 
@@ -96,7 +102,7 @@ def test_one_ingested_at_per_run(tmp_path):
     index = EpochIndex(tmp_path)
     index.write(lineage_of(SHOP))
     stamps = set()
-    for table_ in (NODES, READS, EDGES, MERGED_NODES, ALIVE):
+    for table_ in (NODES, READS, EDGES, STATEMENTS, MERGED_NODES, ALIVE):
         stamps |= {r["ingested_at"] for r in IndexReader(tmp_path).latest(table_)}
     assert len(stamps) == 1
 
@@ -166,3 +172,176 @@ def test_an_uncommitted_epoch_is_never_read(tmp_path):
     assert index.epochs() == [1] and "s.x" not in names(index)
     index.write(lineage_of(SHOP))  # the next sync takes a new number; epoch 2 stays unread
     assert index.epochs() == [1, 3] and "s.x" not in names(index)
+
+
+# --- the read ledger (compile/statements): an incremental sync from the index -----------------
+
+def test_the_ledger_round_trips_exactly(tmp_path):
+    for root, env in ((SHOP, "prod"), (SHOP, "dev"), (DBT, None)):
+        lineage = sync(load_project(root)[0], env)
+        index = EpochIndex(tmp_path / root.name / lineage.environment)
+        index.write(lineage)
+        back = index.lineage(lineage.project, lineage.environment)
+        assert back.ledger == lineage.ledger and len(back.ledger) == lineage.reads_performed > 0
+        assert back.ledger_by_asset == lineage.ledger_by_asset
+
+
+def test_a_sync_from_the_index_re_reads_only_the_statement_that_changed(tmp_path):
+    root = shutil.copytree(SHOP, tmp_path / "shop")
+    index = EpochIndex(tmp_path / "index")
+    first = lineage_of(root, environment="prod")
+    index.write(first)
+    assert first.reads_performed == 7
+    # Nothing changed: nothing is read, and the epoch writes no statement group.
+    again = sync(load_project(root)[0], "prod", previous=index.lineage("shop", "prod"))
+    assert again.reads_performed == 0 and again.edges == first.edges
+    index.write(again)
+    assert epoch_files.epochs(tmp_path / "index/compile/statements") == [1]
+    # One statement changed (its outputs did not): only it is read; the answer is a full sync's.
+    edit_yaml(root, "views/daily_revenue.yaml", lambda d: d.update(sql=d["sql"] + "HAVING SUM(amount) > 0\n"))
+    changed = sync(load_project(root)[0], "prod", previous=index.lineage("shop", "prod"))
+    assert changed.reads_performed == 1
+    fresh = lineage_of(root, environment="prod")
+    assert changed.edges == fresh.edges and changed.assets == fresh.assets and changed.ledger == fresh.ledger
+    index.write(changed)
+    [row] = rows_of(index, STATEMENTS, 3)  # the one group that changed, whole
+    assert row["asset_id"] == fresh.by_name["analytics.daily_revenue"]
+    assert index.lineage("shop", "prod").ledger == fresh.ledger
+
+
+def test_a_changed_output_re_reads_what_read_it(tmp_path):
+    root = shutil.copytree(SHOP, tmp_path / "shop")
+    index = EpochIndex(tmp_path / "index")
+    index.write(lineage_of(root, environment="prod"))
+    # daily_revenue's outputs change, so board_report, which read them, is read again too.
+    edit_yaml(root, "views/daily_revenue.yaml", lambda d: d.update(sql=d["sql"].replace(
+        "COUNT(*) AS orders", "COUNT(*) AS order_count")))
+    changed = sync(load_project(root)[0], "prod", previous=index.lineage("shop", "prod"))
+    assert changed.reads_performed == 2 and changed.edges == lineage_of(root, environment="prod").edges
+
+
+def test_a_table_declared_where_a_statement_could_not_resolve_re_reads_it(tmp_path):
+    tables = [table("s.a", ["x"])]
+    views = [view("s.v", "SELECT x FROM s.a JOIN s.later USING (x)")]
+    index = EpochIndex(tmp_path / "index")
+    before = lineage_of(write_project(tmp_path / "before", tables=tables, views=views))
+    index.write(before)
+    assert len(before.edges) == 1
+    project = load_project(write_project(tmp_path / "after", tables=[*tables, table("s.later", ["x"])],
+                                         views=views))[0]
+    after = sync(project, previous=index.lineage("t", "prod"))
+    assert after.reads_performed == 1 and len(after.edges) == 2
+
+
+def test_statement_groups_follow_the_index_rules(tmp_path):
+    """LatestGroup by the asset written (a table two assets write is one group, replaced whole),
+    a tombstone when the group empties, pruning with the asset, unknown kept apart from none."""
+    tables = [table("s.a", ["x"]), table("s.t", ["x"]), table("s.u", ["x"])]
+
+    def version(name, second_sql, *, in_files=False, with_u=True):
+        sql = (lambda text, n: {"sql_file": f"{n}.sql"}) if in_files else (lambda text, n: {"sql": text})
+        assets = [{"name": "one", "writes": "s.t", **sql("SELECT x FROM s.a", "one")},
+                  {"name": "two", "writes": "s.t", **sql(second_sql, "two")}]
+        if with_u:
+            assets.append({"name": "u", "writes": "s.u", "sql": "SELECT * FROM elsewhere.raw"})
+        return lineage_of(write_project(tmp_path / name, tables=tables if with_u else tables[:2],
+                                        pipelines=[{"name": "p", "assets": assets}]))
+
+    index = EpochIndex(tmp_path / "index")
+    first = version("1", "SELECT x + 1 AS x FROM s.a")
+    index.write(first)
+    t, u = first.by_name["s.t"], first.by_name["s.u"]
+    groups = index.statements()
+    assert [len(groups[t]), len(groups[u])] == [2, 1]
+    [unknown] = groups[u]  # a star over an undeclared table: its outputs and the columns it saw are unknown
+    assert (unknown["outputs_known"], unknown["outputs"]) == (False, [])
+    assert [(d["resolved"], d["columns_known"], d["columns"]) for d in unknown["dependencies"]] == [
+        (None, False, [])]
+    assert all(d["columns_known"] and d["columns"] == [{"name": "x", "type": "int"}]
+               for row in groups[t] for d in row["dependencies"])
+    index.write(version("2", "SELECT x + 2 AS x FROM s.a"))  # one of t's two statements changed
+    assert [r["asset_id"] for r in rows_of(index, STATEMENTS, 2)] == [t, t]  # the group, whole
+    index.write(version("3", "SELECT x + 2 AS x FROM s.a", in_files=True))  # nothing of t is read any more
+    assert [(r["asset_id"], r["statement_key"]) for r in rows_of(index, STATEMENTS, 3)] == [(t, None)]
+    assert t not in index.statements()  # a tombstone is no group
+    index.write(version("4", "SELECT x + 2 AS x FROM s.a", in_files=True, with_u=False))  # s.u removed
+    assert u not in index.statements() and index.statements() == {}  # pruned with its asset
+
+
+def rows_of(index, table_, epoch):
+    """The rows one epoch's file of a table holds, as written."""
+    import pyarrow.parquet as pq
+
+    return pq.read_table(epoch_files.epoch_file(index.root / table_.directory, epoch)).to_pylist()
+
+
+def test_cli_index_syncs_read_only_what_changed(capsys, tmp_path, monkeypatch):
+    from prism_lineage.cli import main
+    from prism_lineage.governance.sql_reading import SqlReader
+
+    reads = []
+    original = SqlReader.read
+    monkeypatch.setattr(SqlReader, "read", lambda self, sql, dialect: reads.append(sql) or original(self, sql, dialect))
+    root = shutil.copytree(SHOP, tmp_path / "shop")
+    argv = ["lineage", "impact", "analytics.orders", "--project", str(root), "-o", "json", "--index",
+            str(tmp_path / "index")]
+
+    def run():
+        reads.clear()
+        assert main(argv) == 0
+        return json.loads(capsys.readouterr().out)
+
+    assert run()["count"] == 3 and len(reads) == 7
+    assert run()["count"] == 3 and reads == []
+    edit_yaml(root, "views/daily_revenue.yaml", lambda d: d.update(sql=d["sql"] + "HAVING SUM(amount) > 0\n"))
+    answer = run()
+    assert reads == [yaml.safe_load((root / "views/daily_revenue.yaml").read_text())["sql"]]
+    monkeypatch.setattr(SqlReader, "read", original)
+    assert main(argv[:-2]) == 0 and json.loads(capsys.readouterr().out) == answer  # as a full sync says
+
+
+def test_cli_an_index_that_cannot_be_read_is_refused(capsys, tmp_path):
+    from prism_lineage.cli import main
+
+    index = tmp_path / "index"
+    argv = ["lineage", "analytics.orders", "--project", str(SHOP), "--index", str(index)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    (index / "shop/prod/compile/statements/v1_1.parquet").write_bytes(b"not parquet")
+    assert main(argv) == 3
+    assert capsys.readouterr().err.startswith(f"prism-lineage: error: cannot read the index in {index}: ")
+
+
+@st.composite
+def project_versions(draw):
+    """Three versions of a small project: tables whose declared columns come and go, and views
+    reading tables or earlier views, their SQL changing from one version to the next."""
+    versions = []
+    for _ in range(3):
+        tables = tuple(Table(namespace="s", name=f"t{i}", file=f"t{i}.yaml",
+                             columns=tuple(Column(name=c, type="int") for c in ("a", "b")
+                                           if draw(st.booleans()) or c == "a"))
+                       for i in range(3))
+        views = []
+        for i in range(4):
+            source = draw(st.sampled_from([f"s.t{j}" for j in range(3)] + [f"s.v{j}" for j in range(i)]))
+            column = draw(st.sampled_from(("a", "b", "a + 1 AS a")))
+            other = draw(st.sampled_from([None, "s.t0", "s.t2"]))
+            sql = f"SELECT {column} FROM {source}" + (f" AS x JOIN {other} AS y USING (a)" if other else "")
+            views.append(View(namespace="s", name=f"v{i}", sql=sql, reads=(source,), file=f"v{i}.yaml"))
+        env = Environment(name="prod", dialect="duckdb", tables=tables, views=tuple(views))
+        versions.append(Project(name="p", environments=(env,)))
+    return versions
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(versions=project_versions())
+def test_property_a_sync_from_the_index_answers_as_a_full_sync(tmp_path_factory, versions):
+    index = EpochIndex(tmp_path_factory.mktemp("index"))
+    for project in versions:
+        fresh = sync(project)
+        incremental = sync(project, previous=index.lineage("p", "prod"))
+        assert (incremental.edges, incremental.assets, incremental.ledger) == (fresh.edges, fresh.assets, fresh.ledger)
+        assert incremental.reads_performed <= fresh.reads_performed
+        index.write(incremental)
+        assert index.lineage("p", "prod").ledger == fresh.ledger

@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from gov_helpers import SHOP, table, write_project
+from gov_helpers import edit_yaml as edit
 from prism_lineage.governance.access import OWNER, viewer_for
 from prism_lineage.governance.declarations import Column
 from prism_lineage.governance.loading import load_project
@@ -29,13 +30,6 @@ def versions(tmp_path):
     shutil.copytree(SHOP, base)
     shutil.copytree(SHOP, proposed)
     return base, proposed
-
-
-def edit(root, relative, change):
-    path = root / relative
-    document = yaml.safe_load(path.read_text())
-    change(document)
-    path.write_text(yaml.safe_dump(document, sort_keys=False))
 
 
 def test_no_change_waits_for_nothing(versions):
