@@ -44,6 +44,7 @@ _ACCESS = {AccessKind.NESTED: Transformation.NESTED_ACCESS,
            AccessKind.SEMI_STRUCTURED: Transformation.SEMI_STRUCTURED_ACCESS,
            AccessKind.COLUMN: Transformation.IDENTITY}
 _WHOLE: tuple[str, ...] = ()
+_GROUPING_FUNCTIONS = frozenset({"grouping", "grouping_id"})
 
 
 class Input(NamedTuple):
@@ -117,6 +118,10 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
                 else:
                     stack.append((arg, step, inner_confidence, inner_reason, inner_suffix))
         elif isinstance(node, AggregateCall):
+            if node.function in _GROUPING_FUNCTIONS:
+                # GROUPING(a, b) says which keys a row's grouping set rolled up: its value comes
+                # from the grouping set, not from the keys' data (they are its grouping sources).
+                continue
             step = strongest(transformation, _AGGREGATE)
             stack.extend((arg, step, confidence, reason, _WHOLE) for arg in node.args)
         elif isinstance(node, WindowCall):
