@@ -110,7 +110,9 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
                 continue
             step = strongest(transformation, facts.transformation)
             inner_confidence = weakest(confidence, facts.confidence)
-            inner_reason = reason or (facts.reason if facts.confidence is not EXACT else None)
+            # The innermost non-exact function names the reason, as it does when the same
+            # computation is split over derived tables (the source side's reason comes first).
+            inner_reason = (facts.reason if facts.confidence is not EXACT else None) or reason
             inner_suffix = suffix if facts.keeps_paths else _WHOLE
             for position, arg in enumerate(node.args):
                 if position in facts.control:
@@ -177,7 +179,14 @@ def read_fields(expr: Expr, functions=None) -> list[Input]:
         elif isinstance(node, Call):
             facts = _classify(node, functions)
             keep = suffix if facts is not None and facts.keeps_paths else _WHOLE
-            stack.extend((arg, confidence, reason, keep) for arg in node.args)
+            if facts is not None and facts.confidence is not EXACT:
+                # A predicate over an opaque function reads its arguments only as surely as the
+                # function's value does (the same as when the value is computed in a derived
+                # table and the predicate reads that field).
+                inner = weakest(confidence, facts.confidence), facts.reason or reason
+            else:
+                inner = confidence, reason
+            stack.extend((arg, *inner, keep) for arg in node.args)
         else:
             if isinstance(node, Subquery) and node.kind is not SubqueryKind.EXISTS:
                 out.extend(Input(f.id, identity, confidence, reason, None) for f in node.relation.fields)

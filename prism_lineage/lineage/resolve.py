@@ -34,6 +34,19 @@ _IDENTITY_EXACT: Found = (_IDENTITY, _EXACT, None)
 _EMPTY: dict = {}
 
 
+# A part read of a field is a part of its source only when the field holds that source's value
+# (as is, accessed, parsed, generated, or picked by an aggregate or window: ANY_VALUE(s).x,
+# LAG(s).x); a computed field (``{'f': a + 1}``, ``a + b``, a mask, an opaque function) has no
+# such part in its inputs, which are then read whole.
+_BREAKS_PATHS = frozenset({
+    Transformation.EXPRESSION, Transformation.MASK, Transformation.OPAQUE, Transformation.UNKNOWN,
+})
+
+
+def _path_through(path: str | None, transformation: Transformation) -> str | None:
+    return None if path is not None and transformation in _BREAKS_PATHS else path
+
+
 def _merge(into: dict, key, found: Found) -> None:
     """Two paths to the same source: the strongest transformation; the surest confidence
     (one exact path proves the dependency), keeping the reason that goes with it."""
@@ -135,7 +148,7 @@ class EndToEnd:
                 for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
                     if names_a_star(column, edge.path):
                         confidence, reason = _EXACT, None
-                    _merge(result, extend(column, edge.path), (
+                    _merge(result, extend(column, _path_through(edge.path, transformation)), (
                         strongest(transformation, edge.transformation),
                         weakest(confidence, edge.confidence),
                         reason or edge.reason,
@@ -173,10 +186,10 @@ class EndToEnd:
                 # Everything the derived source field depends on reaches the target through
                 # this edge, so it is reported under this edge's kind.
                 kind = edge.relationship
-                for column, (_, confidence, reason) in self.value_sources(edge.source).items():
+                for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
                     if names_a_star(column, edge.path):
                         confidence, reason = _EXACT, None
-                    _merge(result, (extend(column, edge.path), kind), (
+                    _merge(result, (extend(column, _path_through(edge.path, transformation)), kind), (
                         edge.transformation, weakest(confidence, edge.confidence), reason or edge.reason,
                     ))
                 for (column, _), (_, confidence, reason) in self.indirect_sources(edge.source).items():
