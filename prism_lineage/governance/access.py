@@ -15,7 +15,7 @@ from fnmatch import fnmatchcase
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import AccessRefusedError
+from .errors import PermissionRefusedError, UnknownCredentialError  # noqa: F401 - re-exported
 
 LINEAGE_READ = "lineage.read"
 
@@ -88,23 +88,6 @@ class Viewer:
     def require(self, permission: str) -> None:
         if not self.may(permission):
             raise PermissionRefusedError(self.name, permission)
-
-
-class UnknownCredentialError(AccessRefusedError):
-    code = "unknown_credential"
-
-    def __init__(self, name: str):
-        super().__init__(f"credential '{name}' is not known to this project")
-        self.name = name
-
-
-class PermissionRefusedError(AccessRefusedError):
-    code = "permission_refused"
-
-    def __init__(self, credential: str, permission: str):
-        super().__init__(f"credential '{credential}' lacks the permission {permission}")
-        self.credential = credential
-        self.permission = permission
 
 
 OWNER = Viewer("project owner", frozenset(), (), everything=True)

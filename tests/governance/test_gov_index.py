@@ -283,7 +283,7 @@ def test_cli_index_syncs_read_only_what_changed(capsys, tmp_path, monkeypatch):
     original = SqlReader.read
     monkeypatch.setattr(SqlReader, "read", lambda self, sql, dialect: reads.append(sql) or original(self, sql, dialect))
     root = shutil.copytree(SHOP, tmp_path / "shop")
-    argv = ["lineage", "impact", "analytics.orders", "--project", str(root), "-o", "json", "--index",
+    argv = ["lineage", "impact", "analytics.orders", "--project", str(root), "-o", "json", "--sync", "--index",
             str(tmp_path / "index")]
 
     def run():
@@ -297,19 +297,20 @@ def test_cli_index_syncs_read_only_what_changed(capsys, tmp_path, monkeypatch):
     answer = run()
     assert reads == [yaml.safe_load((root / "views/daily_revenue.yaml").read_text())["sql"]]
     monkeypatch.setattr(SqlReader, "read", original)
-    assert main(argv[:-2]) == 0 and json.loads(capsys.readouterr().out) == answer  # as a full sync says
+    answer.pop("as_of")
+    assert main(argv[:-3]) == 0 and json.loads(capsys.readouterr().out) == answer  # as a full sync says
 
 
 def test_cli_an_index_that_cannot_be_read_is_refused(capsys, tmp_path):
     from prism_lineage.cli import main
 
     index = tmp_path / "index"
-    argv = ["lineage", "analytics.orders", "--project", str(SHOP), "--index", str(index)]
+    argv = ["lineage", "analytics.orders", "--project", str(SHOP), "--index", str(index), "--sync"]
     assert main(argv) == 0
     capsys.readouterr()
     (index / "shop/prod/compile/statements/v1_1.parquet").write_bytes(b"not parquet")
     assert main(argv) == 3
-    assert capsys.readouterr().err.startswith(f"prism-lineage: error: cannot read the index in {index}: ")
+    assert capsys.readouterr().err.startswith(f"prism-lineage: error: cannot read the index in {index / 'shop/prod'}: ")
 
 
 @st.composite
