@@ -121,8 +121,9 @@ class StoreReader:
             raise ValueError(f"{direction!r} is not a valid Direction")
         if not MIN_DEPTH <= depth <= MAX_DEPTH:
             raise DepthOutOfRangeError(depth, MIN_DEPTH, MAX_DEPTH)
+        scope = self.scope_of(viewer)
         focus_id, focus_name = self.resolve(viewer, asset)
-        marks = self.marks(viewer)
+        marks = self.marks(viewer, scope)
         legend = [LegendEntry(mark=m.value, line=LINE_STYLE[m], status=marks[m.value]) for m in Mark]
         if not self.computed:
             return ExplorerAnswer(project=self.project, environment=self.environment,
@@ -130,11 +131,11 @@ class StoreReader:
                                   depth=depth, marks=marks, legend=legend, cut=False, holds=0, assets=[], edges=[],
                                   sql_not_read=0, notes=not_computed_notes(self.held_for_review))
         sides = {"upstream": ("up",), "downstream": ("down",), "both": ("up", "down")}[direction]
-        distances, next_to_cut, names = self._walk(viewer, focus_id, focus_name, sides, depth)
+        distances, next_to_cut, names = self._walk(viewer, scope, focus_id, focus_name, sides, depth)
         ordered = sorted(distances, key=lambda a: (distances[a], names[a]))
         cut = len(ordered) > cut_at
         held = ordered[:cut_at]
-        details = self._details(held)
+        details = self._details(held, scope)
         nodes = []
         for node in held:
             _, asset_id, full_name, kind, owner, steward, certified, status, read_from = details[node]
@@ -142,7 +143,7 @@ class StoreReader:
                                    certified=bool(certified), sql_status=status, sql_read_from=read_from,
                                    reads_at_least=status is not None,
                                    note=NOT_VISIBLE if node in next_to_cut else None, distance=distances[node]))
-        edges = self._edges_among(held, details)
+        edges = self._edges_among(held, details, scope)
         sql_not_read = sum(1 for n in nodes if n.sql_status is not None)
         return ExplorerAnswer(project=self.project, environment=self.environment,
                               environment_status=self.meta.get("status"), asset=focus_name, direction=direction,
@@ -152,16 +153,17 @@ class StoreReader:
 
     def impact(self, viewer: StoredViewer, asset: str) -> ImpactAnswer:
         viewer.require(LINEAGE_READ)
+        scope = self.scope_of(viewer)
         focus_id, focus_name = self.resolve(viewer, asset)
-        marks = self.marks(viewer)
+        marks = self.marks(viewer, scope)
         if not self.computed:
             return ImpactAnswer(project=self.project, environment=self.environment,
                                 environment_status=self.meta.get("status"), asset=focus_name, marks=marks,
                                 at_least=False, count=0, by_kind={}, assets=[], sql_not_read=0,
                                 notes=not_computed_notes(self.held_for_review))
-        distances, next_to_cut, _ = self._walk(viewer, focus_id, focus_name, ("down",), None)
+        distances, next_to_cut, _ = self._walk(viewer, scope, focus_id, focus_name, ("down",), None)
         found = [a for a in distances if a != focus_id]
-        details = self._details(found)
+        details = self._details(found, scope)
         rows = sorted((details[a] for a in found), key=lambda r: (KIND_ORDER.get(r[3], 2), r[2]))
         assets = [ImpactAsset(id=asset_id, name=full_name, kind=kind, owner=owner, steward=steward,
                               certified=bool(certified), sql_status=status)
@@ -193,18 +195,41 @@ class StoreReader:
 
     # --- the parts ----------------------------------------------------------------------------
 
-    def marks(self, viewer: StoredViewer) -> dict[str, str]:
-        return {Mark.DECLARED.value: MarkStatus.RECORDED.value, Mark.PARSED.value: self._parsed_mark(viewer).value,
+    def scope_of(self, viewer: StoredViewer) -> int | None:
+        """The store's id of the viewer's visibility scope, whose overrides its answers read
+        (``EnvironmentLineage.for_viewer``); None: the base.  A scope the last sync did not work
+        out is refused, never answered with the owner's reading."""
+        if viewer.scope is None or not self.computed:
+            return None
+        row = self.connection.execute("SELECT id FROM scopes WHERE key = ?", (viewer.scope,)).fetchone()
+        if row is not None:
+            return row[0]
+        if self.meta.get("visibility_independent") == "1":
+            return None
+        from ..governance.errors import ScopeNotComputedError
+
+        raise ScopeNotComputedError(self.environment)
+
+    def marks(self, viewer: StoredViewer, scope: int | None = None) -> dict[str, str]:
+        return {Mark.DECLARED.value: MarkStatus.RECORDED.value,
+                Mark.PARSED.value: self._parsed_mark(viewer, scope).value,
                 Mark.OBSERVED.value: MarkStatus.NOT_RECORDED.value}
 
-    def _parsed_mark(self, viewer: StoredViewer) -> MarkStatus:
+    def _parsed_mark(self, viewer: StoredViewer, scope: int | None) -> MarkStatus:
         """The parsed mark as ``viewer`` is told it: by its cause (``EnvironmentLineage.parsed_mark``)."""
         parser = self.parser
         if parser is ParserState.NOT_RUN:
             return MarkStatus.NOT_RECORDED_YET
         if parser is ParserState.RAN:
             return MarkStatus.RECORDED
-        waiting = [name for (name,) in self.connection.execute("SELECT full_name FROM assets WHERE waiting")]
+        if scope is None:
+            waiting = [name for (name,) in self.connection.execute("SELECT full_name FROM assets WHERE waiting")]
+        else:
+            waiting = [name for (name,) in self.connection.execute(
+                "SELECT full_name FROM assets WHERE waiting AND id NOT IN "
+                "(SELECT asset FROM scope_assets WHERE scope = ?1) UNION "
+                "SELECT a.full_name FROM scope_assets s JOIN assets a ON a.id = s.asset WHERE s.scope = ?1 "
+                "AND s.waiting", (scope,))]
         if not waiting:
             return MarkStatus.RECORDED
         if parser in TOLD_TO_EVERYONE:
@@ -229,7 +254,7 @@ class StoreReader:
             raise AmbiguousAssetError(name, [full_name for full_name, _ in matches])
         raise AssetNotFoundError(name, self.environment)
 
-    def _walk(self, viewer: StoredViewer, start: int, start_name: str, sides: tuple[str, ...],
+    def _walk(self, viewer: StoredViewer, scope: int | None, start: int, start_name: str, sides: tuple[str, ...],
               depth: int | None) -> tuple[dict[int, int], set[int], dict[int, str]]:
         """Breadth-first, level by level, over visible assets (``governance/walks.py``): each
         asset's minimum distance, those next to a cut, and the full names met."""
@@ -237,7 +262,7 @@ class StoreReader:
         next_to_cut: set[int] = set()
         names = {start: start_name}
         for side in sides:
-            query = (_DOWN if side == "down" else _UP)
+            query = (_DOWN if side == "down" else _UP).replace("{scoped}", _scoped("e", scope))
             reached = {start}
             frontier = [start]
             level = 0
@@ -258,21 +283,28 @@ class StoreReader:
                 level += 1
         return distances, next_to_cut, names
 
-    def _details(self, ids: Iterable[int]) -> dict[int, tuple]:
+    def _details(self, ids: Iterable[int], scope: int | None) -> dict[int, tuple]:
         found: dict[int, tuple] = {}
         ids = list(ids)
+        if scope is None:
+            query = f"SELECT {_ASSET_COLUMNS} FROM assets WHERE id IN ({{ids}})"
+        else:  # the scope's own statuses where it has them
+            query = ("SELECT a.id, a.asset_id, a.full_name, a.kind, a.owner, a.steward, a.certified, "
+                     "CASE WHEN s.asset IS NULL THEN a.sql_status ELSE s.sql_status END, "
+                     "CASE WHEN s.asset IS NULL THEN a.sql_read_from ELSE s.sql_read_from END "
+                     f"FROM assets a LEFT JOIN scope_assets s ON s.scope = {int(scope)} AND s.asset = a.id "
+                     "WHERE a.id IN ({ids})")
         for start in range(0, len(ids), 10_000):
-            chunk = ids[start:start + 10_000]
-            for row in self.connection.execute(f"SELECT {_ASSET_COLUMNS} FROM assets WHERE id IN ({_ids(chunk)})"):
+            for row in self.connection.execute(query.format(ids=_ids(ids[start:start + 10_000]))):
                 found[row[0]] = row
         return found
 
-    def _edges_among(self, held: list[int], details: dict[int, tuple]) -> list[EdgeRow]:
+    def _edges_among(self, held: list[int], details: dict[int, tuple], scope: int | None) -> list[EdgeRow]:
         marks = _ids(held)
         rows = self.connection.execute(
             "SELECT e.src, e.dst, e.mark, e.via, e.file, l.links, e.note, e.revision FROM edges e "
             f"LEFT JOIN links l ON l.id = e.links WHERE e.src IN ({marks}) AND e.dst IN ({marks}) "
-            "AND e.scope IS NULL").fetchall()
+            f"AND {_scoped('e', scope)}").fetchall()
         rows.sort(key=lambda r: (details[r[0]][2], details[r[1]][2], r[2], r[3], r[4]))
         edges = []
         for src, dst, mark, via, file, links, note, revision in rows:
@@ -296,9 +328,19 @@ def open_store(index: str | Path, project: str, environment: str) -> StoreReader
 
 
 _DOWN = ("SELECT e.src, e.dst, a.full_name FROM edges e JOIN assets a ON a.id = e.dst "
-         "WHERE e.src IN ({ids}) AND e.scope IS NULL")
+         "WHERE e.src IN ({ids}) AND {scoped}")
 _UP = ("SELECT e.dst, e.src, a.full_name FROM edges e JOIN assets a ON a.id = e.src "
-       "WHERE e.dst IN ({ids}) AND e.scope IS NULL")
+       "WHERE e.dst IN ({ids}) AND {scoped}")
+
+
+def _scoped(alias: str, scope: int | None) -> str:
+    """The edges a scope reads: the base rows, except the groups (by target) the scope
+    overrides, and the scope's own rows."""
+    if scope is None:
+        return f"{alias}.scope IS NULL"
+    scope = int(scope)
+    return (f"({alias}.scope IS NULL AND {alias}.dst NOT IN (SELECT target FROM scope_targets WHERE scope = {scope}) "
+            f"OR {alias}.scope = {scope})")
 
 
 def _ids(ids: Iterable[int]) -> str:

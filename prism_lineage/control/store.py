@@ -58,14 +58,20 @@ CREATE TABLE edges (
     revision TEXT,
     scope INTEGER
 );
-CREATE INDEX edges_down ON edges (src, dst);
-CREATE INDEX edges_up ON edges (dst, src);
+CREATE INDEX edges_down ON edges (src, dst, scope);
+CREATE INDEX edges_up ON edges (dst, src, scope);
 CREATE TABLE credentials (name TEXT PRIMARY KEY, viewer TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE scopes (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
+CREATE TABLE scope_assets (
+    scope INTEGER NOT NULL, asset INTEGER NOT NULL, sql_status TEXT, sql_read_from TEXT, waiting INTEGER NOT NULL,
+    PRIMARY KEY (scope, asset)
+) WITHOUT ROWID;
+CREATE TABLE scope_targets (scope INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (scope, target)) WITHOUT ROWID;
 """
 
 # What ``meta`` holds (all text; absent: NULL).
 META_KEYS = ("project", "environment", "status", "held_for_review", "parser", "epoch", "revision", "commit",
-             "synced_at", "environments", "default_environment")
+             "synced_at", "environments", "default_environment", "visibility_independent")
 
 
 class StoreError(Exception):
@@ -124,6 +130,7 @@ class StoreWriter:
                 with connection:
                     ids = self._insert_assets(connection, lineage.assets.values(), lineage.waiting)
                     self._insert_edges(connection, lineage.edges, ids)
+                    self._write_scopes(connection, lineage.scoped, ids)
                     self._write_meta(connection, meta)
                     self._write_credentials(connection, credentials)
                     connection.execute(f"PRAGMA user_version = {STORE_VERSION}")
@@ -142,10 +149,11 @@ class StoreWriter:
 
     def apply(self, *, assets: Iterable = (), removed: Iterable[str] = (), waiting: frozenset[str] = frozenset(),
               edge_groups: Mapping[str, tuple] | None = None, meta: Mapping[str, str | None],
-              credentials: Mapping[str, dict] | None = None) -> None:
+              credentials: Mapping[str, dict] | None = None, scoped: Mapping | None = None) -> None:
         """One transaction: ``assets`` (new or changed ``Asset`` objects) upserted, ``removed``
         asset ids deleted with their edges, each target of ``edge_groups`` given exactly those
-        incoming edges (base rows), ``meta`` and ``credentials`` (when given) replaced."""
+        incoming edges (base rows), ``meta`` and ``credentials`` (when given) replaced, and the
+        visibility scopes' overrides (when given: ``EnvironmentLineage.scoped``) replaced."""
         connection = sqlite3.connect(self.path, timeout=30.0)
         try:
             if connection.execute("PRAGMA user_version").fetchone()[0] != STORE_VERSION:
@@ -158,6 +166,8 @@ class StoreWriter:
                     if marks:
                         connection.execute(f"DELETE FROM edges WHERE src IN ({marks}) OR dst IN ({marks})")
                         connection.execute(f"DELETE FROM aliases WHERE asset IN ({marks})")
+                        connection.execute(f"DELETE FROM scope_assets WHERE asset IN ({marks})")
+                        connection.execute(f"DELETE FROM scope_targets WHERE target IN ({marks})")
                         connection.execute(f"DELETE FROM assets WHERE id IN ({marks})")
                 assets = list(assets)
                 if assets:
@@ -169,7 +179,16 @@ class StoreWriter:
                     if targets:
                         connection.execute(f"DELETE FROM edges WHERE dst IN ({targets}) AND scope IS NULL")
                     self._insert_edges(connection, [e for g in edge_groups.values() for e in g], ids)
-                if removed or edge_groups:
+                if scoped is not None:
+                    connection.execute("DELETE FROM edges WHERE scope IS NOT NULL")
+                    connection.execute("DELETE FROM scope_assets")
+                    connection.execute("DELETE FROM scope_targets")
+                    connection.execute("DELETE FROM scopes")
+                    wanted = {a for o in scoped.values() for a in o.assets} | set(
+                        t for o in scoped.values() for t in o.edges) | {
+                        e.source for o in scoped.values() for g in o.edges.values() for e in g}
+                    self._write_scopes(connection, scoped, _id_map(connection, wanted))
+                if removed or edge_groups or scoped is not None:
                     connection.execute("DELETE FROM links WHERE id NOT IN (SELECT links FROM edges WHERE links IS "
                                        "NOT NULL)")
                 self._write_meta(connection, meta)
@@ -221,7 +240,23 @@ class StoreWriter:
         connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset) VALUES (?, ?)",
                                [(alias, ids[a.id]) for a in assets for alias in a.aliases])
 
-    def _insert_edges(self, connection, edges: Iterable, ids: Mapping[str, int]) -> None:
+    def _write_scopes(self, connection, scoped: Mapping, ids: Mapping[str, int]) -> None:
+        """Each visibility scope worked out (``ScopeOverrides`` by key): its key — a scope with
+        no override reads as the base, and is stored all the same, so that the read path tells
+        it from a scope not worked out — its assets' statuses, and its edge groups."""
+        for key in sorted(scoped):
+            overrides = scoped[key]
+            scope = connection.execute("INSERT INTO scopes (key) VALUES (?)", (key,)).lastrowid
+            connection.executemany(
+                "INSERT INTO scope_assets (scope, asset, sql_status, sql_read_from, waiting) VALUES (?,?,?,?,?)",
+                [(scope, ids[a.id], a.sql_status.value if a.sql_status else None, a.sql_read_from,
+                  int(a.sql_status is not None and a.sql_status.value == "Not read yet"))
+                 for a in overrides.assets.values()])
+            connection.executemany("INSERT INTO scope_targets (scope, target) VALUES (?, ?)",
+                                   [(scope, ids[target]) for target in overrides.edges])
+            self._insert_edges(connection, [e for group in overrides.edges.values() for e in group], ids, scope)
+
+    def _insert_edges(self, connection, edges: Iterable, ids: Mapping[str, int], scope: int | None = None) -> None:
         import hashlib
 
         known: dict[str, int] = {}
@@ -237,9 +272,9 @@ class StoreWriter:
                     link_id = known[detail] = connection.execute("SELECT id FROM links WHERE digest = ?",
                                                                  (digest,)).fetchone()[0]
             rows.append((ids[edge.source], ids[edge.target], edge.mark.value, edge.via.value, edge.file, link_id,
-                         edge.note, getattr(edge, "revision", None)))
-        connection.executemany("INSERT INTO edges (src, dst, mark, via, file, links, note, revision) "
-                               "VALUES (?,?,?,?,?,?,?,?)", rows)
+                         edge.note, getattr(edge, "revision", None), scope))
+        connection.executemany("INSERT INTO edges (src, dst, mark, via, file, links, note, revision, scope) "
+                               "VALUES (?,?,?,?,?,?,?,?,?)", rows)
 
     @staticmethod
     def _write_meta(connection, meta: Mapping[str, str | None]) -> None:

@@ -131,9 +131,11 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
     from ..governance.statuses import SqlStatus
     from ..governance.transitions import sync_transition, transition
     from ..index import EpochIndex
+    from ..governance.access import policy_scopes
     from .viewers import compile_policy
 
     credentials = compile_policy(access, environment)
+    scopes = policy_scopes(access, environment)
     summary = SyncSummary(project.name, environment, None, revision)
     index = EpochIndex(root)
     try:
@@ -145,9 +147,10 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
         committed = index.epochs()
         previous = index.lineage(project.name, environment) if committed else None
         if standing is not None:
-            lineage = sync_transition(standing, project, environment, approved=approved, previous=previous)
+            lineage = sync_transition(standing, project, environment, approved=approved, previous=previous,
+                                      scopes=scopes)
         else:
-            lineage = rollup_sync(project, environment, previous=previous)
+            lineage = rollup_sync(project, environment, previous=previous, scopes=scopes)
         lineage = _with_revisions(lineage, previous, revision)
         epoch = index.write(lineage)
         delta = index.last_delta
@@ -156,6 +159,7 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
     except duckdb.Error as error:
         raise InputError(f"cannot read the index in {root}: {str(error).splitlines()[0]}") from None
     summary.epoch = epoch
+    summary.lineage = lineage  # what the sync computed (not part of the summary's JSON)
     _count(summary, project, environment, lineage)
     meta = _meta(project, lineage, epoch, revision)
     summary.store_rebuilt = update_store(root, index, lineage, delta, committed, meta, credentials)
@@ -187,17 +191,19 @@ def _with_revisions(lineage, previous, revision: str | None):
     before = {(e.source, e.target, e.mark, e.via, e.file): e.revision for e in (previous.edges if previous else ())}
     from ..governance.statuses import Mark
 
-    edges = []
-    for edge in lineage.edges:
-        if edge.mark is Mark.PARSED:
-            keys = lineage.ledger_by_asset.get(edge.target, ())
-            fresh = any(k in read_now for k in keys)
-            found = revision if fresh else before.get((edge.source, edge.target, edge.mark, edge.via, edge.file),
-                                                       revision)
-            if found != edge.revision:
-                edge = replace(edge, revision=found)
-        edges.append(edge)
-    lineage.edges = tuple(edges)
+    def named(edge):
+        if edge.mark is not Mark.PARSED:
+            return edge
+        fresh = any(k in read_now for k in lineage.ledger_by_asset.get(edge.target, ()))
+        found = revision if fresh else before.get((edge.source, edge.target, edge.mark, edge.via, edge.file), revision)
+        return edge if found == edge.revision else replace(edge, revision=found)
+
+    lineage.edges = tuple(named(e) for e in lineage.edges)
+    # A scope's own reads are made by this pass (the index keeps the base's ledger only).
+    for key, overrides in list(lineage.scoped.items()):
+        groups = {target: tuple(e if e.mark is not Mark.PARSED else replace(e, revision=revision) for e in group)
+                  for target, group in overrides.edges.items()}
+        lineage.scoped[key] = replace(overrides, edges=groups)
     return lineage
 
 
@@ -215,7 +221,8 @@ def lineage_meta(lineage, epoch: int | None = None, revision: str | None = None,
             "commit": revision.split("+")[0] if revision else None,
             "synced_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "environments": json.dumps(environments if environments is not None else [lineage.environment]),
-            "default_environment": default_environment}
+            "default_environment": default_environment,
+            "visibility_independent": "1" if getattr(lineage, "visibility_independent", False) else "0"}
 
 
 def update_store(root: Path, index, lineage, delta, committed_before: list[int], meta: dict,
@@ -231,7 +238,7 @@ def update_store(root: Path, index, lineage, delta, committed_before: list[int],
     if committed_before and stored_epoch == str(committed_before[-1]) and delta is not None:
         try:
             writer.apply(assets=delta.assets, removed=delta.removed, waiting=lineage.waiting,
-                         edge_groups=delta.edge_groups, meta=meta, credentials=credentials)
+                         edge_groups=delta.edge_groups, meta=meta, credentials=credentials, scoped=lineage.scoped)
             return False
         except StoreError:
             pass

@@ -21,18 +21,16 @@ OWNER_NAME = "project owner"
 
 
 def compile_viewer(viewer, environment: str) -> dict:
-    """A ``governance.access.Viewer`` as stored: plain data."""
-    if viewer.everything:
-        return {"name": viewer.name, "everything": True, "permissions": [], "grants": [], "narrowing": None}
-    grants = [_regex(g.patterns) for g in viewer.grants if g.environments is None or environment in g.environments]
-    narrowing = None
-    if viewer.narrowing is not None:
-        if viewer.narrowing.environments is not None and environment not in viewer.narrowing.environments:
-            grants = []  # the token sees nothing in this environment
-        else:
-            narrowing = _regex(viewer.narrowing.patterns)
+    """A ``governance.access.Viewer`` as stored: its permissions and its visibility scope in
+    ``environment`` (``Viewer.scope``: None for one who sees everything), the scope's patterns
+    compiled — the scope says exactly what the viewer sees there."""
+    scope = viewer.scope(environment)
+    if scope is None:
+        return {"name": viewer.name, "everything": True, "permissions": sorted(viewer.permissions), "grants": [],
+                "narrowing": None, "scope": None}
+    narrowing = None if scope.narrowing is None else _regex(scope.narrowing)
     return {"name": viewer.name, "everything": False, "permissions": sorted(viewer.permissions),
-            "grants": grants, "narrowing": narrowing}
+            "grants": [_regex(scope.patterns)], "narrowing": narrowing, "scope": scope.key}
 
 
 def compile_policy(policy, environment: str) -> dict[str, dict]:
@@ -54,10 +52,11 @@ def _regex(patterns) -> str:
 class StoredViewer:
     """A credential as the read path uses it: ``may``, ``require``, ``sees``."""
 
-    __slots__ = ("name", "everything", "permissions", "_grants", "_narrowing", "_seen")
+    __slots__ = ("name", "everything", "permissions", "scope", "_grants", "_narrowing", "_seen")
 
     def __init__(self, data: dict):
         self.name = data["name"]
+        self.scope: str | None = data.get("scope")  # the visibility scope's key (None: sees everything)
         self.everything = bool(data["everything"])
         self.permissions = frozenset(data["permissions"])
         self._grants = [re.compile(g) for g in data["grants"]]

@@ -34,14 +34,19 @@ class StoreBacked:
         self.calls = 0
 
     def reader(self, lineage) -> StoreReader:
+        """The store of ``lineage`` with the scopes worked out so far (a sync stores every
+        credential's; here each viewer's is worked out as it asks, before the store is built)."""
         found = self.readers.get(id(lineage))
-        if found is None or found[0] is not lineage:
-            found = (lineage, store_of(lineage, self.directory / f"s{next(_COUNTER)}"))
+        scopes = frozenset(lineage.scoped)
+        if found is None or found[0] is not lineage or found[2] != scopes:
+            if found is not None:
+                found[1].close()
+            found = (lineage, store_of(lineage, self.directory / f"s{next(_COUNTER)}"), scopes)
             self.readers[id(lineage)] = found
         return found[1]
 
     def close(self) -> None:
-        for _, reader in self.readers.values():
+        for _, reader, _ in self.readers.values():
             reader.close()
 
     def explore(self, lineage, viewer, asset, direction="both", depth=explorer_module.DEFAULT_DEPTH, *,
@@ -58,6 +63,10 @@ class StoreBacked:
     def _both(self, direct, from_store, lineage, viewer, render):
         self.calls += 1
         stored = StoredViewer(compile_viewer(viewer, lineage.environment))
+        try:
+            lineage.for_viewer(viewer)  # the viewer's scope worked out (as a sync does for every credential)
+        except Exception:  # noqa: BLE001 - refused below, alike
+            pass
         try:
             expected = direct()
         except Exception as error:  # noqa: BLE001 - the store must refuse alike
