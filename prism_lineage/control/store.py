@@ -67,6 +67,7 @@ CREATE TABLE scope_assets (
     PRIMARY KEY (scope, asset)
 ) WITHOUT ROWID;
 CREATE TABLE scope_targets (scope INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (scope, target)) WITHOUT ROWID;
+CREATE TABLE scope_ledgers (key TEXT PRIMARY KEY, ledger BLOB NOT NULL) WITHOUT ROWID;
 """
 
 # What ``meta`` holds (all text; absent: NULL).
@@ -240,10 +241,20 @@ class StoreWriter:
         connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset) VALUES (?, ?)",
                                [(alias, ids[a.id]) for a in assets for alias in a.aliases])
 
+    def _write_scope_ledgers(self, connection, scoped: Mapping) -> None:
+        """Each scope's own reads (the next sync re-uses them, as the index's ledger for the
+        base): the rows of ``compile/statements`` as one Parquet blob per scope."""
+        from ..index.ledger import scope_ledger_blob
+
+        connection.execute("DELETE FROM scope_ledgers")
+        connection.executemany("INSERT INTO scope_ledgers (key, ledger) VALUES (?, ?)",
+                               [(key, scope_ledger_blob(o)) for key, o in sorted(scoped.items()) if o.ledger])
+
     def _write_scopes(self, connection, scoped: Mapping, ids: Mapping[str, int]) -> None:
         """Each visibility scope worked out (``ScopeOverrides`` by key): its key — a scope with
         no override reads as the base, and is stored all the same, so that the read path tells
         it from a scope not worked out — its assets' statuses, and its edge groups."""
+        self._write_scope_ledgers(connection, scoped)
         for key in sorted(scoped):
             overrides = scoped[key]
             scope = connection.execute("INSERT INTO scopes (key) VALUES (?)", (key,)).lastrowid
@@ -312,5 +323,23 @@ def read_meta(path: Path) -> dict[str, str | None]:
     connection = connect_read(path)
     try:
         return dict(connection.execute("SELECT key, value FROM meta"))
+    finally:
+        connection.close()
+
+
+def read_scope_ledgers(path: Path) -> dict:
+    """The scopes' own reads a store keeps (``ScopeOverrides`` holding only their ledgers, by
+    scope key), for the next sync to re-use; empty when the store cannot be read."""
+    from ..index.ledger import scope_ledger_of
+
+    try:
+        connection = connect_read(path)
+    except (StoreError, sqlite3.Error):
+        return {}
+    try:
+        return {key: scope_ledger_of(key, blob) for key, blob in connection.execute("SELECT key, ledger FROM "
+                                                                                    "scope_ledgers")}
+    except sqlite3.Error:
+        return {}
     finally:
         connection.close()

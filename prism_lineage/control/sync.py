@@ -146,6 +146,10 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
             return summary
         committed = index.epochs()
         previous = index.lineage(project.name, environment) if committed else None
+        if previous is not None:  # the scopes' own reads, which the store keeps
+            from .store import read_scope_ledgers
+
+            previous.scoped.update(read_scope_ledgers(root / STORE_FILE))
         if standing is not None:
             lineage = sync_transition(standing, project, environment, approved=approved, previous=previous,
                                       scopes=scopes)

@@ -4,6 +4,8 @@ tests/governance run again with the store answering (each call compared)."""
 
 from __future__ import annotations
 
+import control_paths  # noqa: F401 - the governance tests' helpers on the path
+
 import shutil
 import subprocess
 import sys

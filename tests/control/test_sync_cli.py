@@ -4,6 +4,8 @@ read at, one writer at a time."""
 
 from __future__ import annotations
 
+import control_paths  # noqa: F401 - the governance tests' helpers on the path
+
 import json
 import multiprocessing
 import shutil

@@ -291,11 +291,13 @@ def test_cli_index_syncs_read_only_what_changed(capsys, tmp_path, monkeypatch):
         assert main(argv) == 0
         return json.loads(capsys.readouterr().out)
 
-    assert run()["count"] == 3 and len(reads) == 7
-    assert run()["count"] == 3 and reads == []
+    # The first sync reads the 7 statements, and again for each credential's visibility scope the
+    # statements whose read depended on an asset hidden from it.
+    assert run()["count"] == 3 and len(set(reads)) == 7 and len(reads) > 7
+    assert run()["count"] == 3 and reads == []  # the scopes' reads are kept too
     edit_yaml(root, "views/daily_revenue.yaml", lambda d: d.update(sql=d["sql"] + "HAVING SUM(amount) > 0\n"))
     answer = run()
-    assert reads == [yaml.safe_load((root / "views/daily_revenue.yaml").read_text())["sql"]]
+    assert set(reads) == {yaml.safe_load((root / "views/daily_revenue.yaml").read_text())["sql"]}
     monkeypatch.setattr(SqlReader, "read", original)
     answer.pop("as_of")
     assert main(argv[:-3]) == 0 and json.loads(capsys.readouterr().out) == answer  # as a full sync says

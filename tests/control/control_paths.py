@@ -1,5 +1,6 @@
 """The control plane's tests share the governance tests' helpers (and run their property tests
-against the store's answers)."""
+against the store's answers): imported first by each test module, it puts them on the path.
+(Not a conftest.py: tests elsewhere import the top-level ``conftest`` by name.)"""
 
 from __future__ import annotations
 
