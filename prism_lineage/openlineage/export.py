@@ -148,6 +148,8 @@ def prism_lineage_facet(answer: StatementAnswer | Explanation, *, plan: Statemen
     head: dict[str, Any] = {"index": statement.index, "kind": statement.kind}
     if statement.target is not None:
         head["target"] = statement.target
+    head["reads"] = list(statement.reads)
+    head["writes"] = list(statement.writes)
     if plan is not None and plan.origin is not None:
         head["origin"] = plan.origin.to_dict()
     origins = _field_origins(plan)
@@ -204,7 +206,8 @@ def job_events(explanation: Explanation, *, source: str = "query", namespace: st
     events = []
     for statement in explanation.statements:
         name = job_name_for(source, statement.index, count)
-        read = sorted({split_column(s.column)[0] for s in _all_sources(statement)})
+        # The tables the plan scans, and any a source names (a policy's lookup table).
+        read = sorted(set(statement.reads) | {split_column(s.column)[0] for s in _all_sources(statement)})
         facets = dataset_facets(statement, namespace=namespace, plan=by_index.get(statement.index), producer=producer)
         if statement.target is not None:
             output = OutputDataset(namespace=namespace, name=statement.target, facets=facets)

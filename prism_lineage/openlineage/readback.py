@@ -38,6 +38,7 @@ def answer_from_facets(facets: dict[str, Any]) -> StatementAnswer:
     head = ours["statement"]
     answer = StatementAnswer(
         index=head["index"], kind=head["kind"], target=head.get("target"),
+        reads=head.get("reads", []), writes=head.get("writes", []),
         fields=[FieldAnswer(name=f["name"], sources=[_source(s) for s in f["sources"]]) for f in ours["fields"]],
         uncertain=[UncertainItem(field=u.get("field"), reason=u["reason"]) for u in ours.get("uncertain", [])],
         rows=None if ours.get("rows") is None else [_source(s) for s in ours["rows"]],

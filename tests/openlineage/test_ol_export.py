@@ -193,14 +193,16 @@ _sources = st.builds(
     st.one_of(st.none(), st.sampled_from(["a.x", "a[]"])),
 )
 _answers = st.builds(
-    lambda fields, uncertain, kind, rows: StatementAnswer(
+    lambda fields, uncertain, kind, rows, reads: StatementAnswer(
         index=0, kind=kind, target=None if kind == "select" else "out", fields=fields, uncertain=uncertain,
-        rows=rows if kind in ("update", "delete", "merge") else None),
+        rows=rows if kind in ("update", "delete", "merge") else None, reads=reads,
+        writes=[] if kind == "select" else ["out"]),
     st.lists(st.builds(FieldAnswer, name=st.sampled_from(["x", "y", "z", "x y"]),
                        sources=st.lists(_sources, max_size=5, unique=True)), max_size=4),
     st.lists(st.builds(UncertainItem, field=st.one_of(st.none(), st.just("x")), reason=st.text(min_size=1, max_size=20))),
     st.sampled_from(["select", "insert", "update", "delete", "merge"]),
     st.lists(_sources, max_size=3, unique=True),
+    st.lists(st.sampled_from(["orders", "db.sales.items", "t"]), unique=True).map(sorted),
 )
 
 
