@@ -72,6 +72,7 @@ def check_invariants(sql: str, schema: Mapping[str, Any] | None, dialect: str | 
         check_explained(statement, stated)
         check_named(stated, named, catalog)
         check_ordered(stated)
+        check_tables(stated)
     return answer
 
 
@@ -262,6 +263,26 @@ def _declared(catalog: Catalog, table: str):
         if candidate.name == table:
             return candidate
     return None
+
+
+# --- tables ---------------------------------------------------------------------------------
+
+
+def check_tables(stated: dict) -> None:
+    """The table-level summary agrees with the column-level answer: every table a value or
+    row source comes from is among ``reads`` (no source from a table the statement does not
+    read), ``reads`` is sorted without repeats, and ``writes`` is the target."""
+    reads = stated["reads"]
+    assert reads == sorted(set(reads)), f"reads {reads} not sorted or repeated"
+    assert stated["writes"] == ([stated["target"]] if stated["target"] is not None else []), \
+        f"writes {stated['writes']} is not the target {stated['target']}"
+    sources = [s for f in stated["fields"] for s in f["sources"]] + list(stated.get("rows") or [])
+    for source in sources:
+        if source["relationship"] in ("policy", "quality"):
+            continue  # a declared policy or check may read a table the SQL does not name
+        column = source["column"]
+        assert any(column.startswith(table + ".") for table in reads), \
+            f"source {column} comes from no table in reads {reads}"
 
 
 # --- ordered --------------------------------------------------------------------------------

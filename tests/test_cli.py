@@ -71,6 +71,7 @@ def test_explain_text_reads_like_explain_output(capsys) -> None:
     assert code == 0
     assert out == (
         "statement 1: select\n"
+        "  reads: orders   writes: -\n"
         "  customer_id\n"
         "    value     orders.customer_id  identity     exact\n"
         "    grouping  orders.customer_id  aggregate    exact\n"
@@ -87,7 +88,8 @@ def test_text_says_when_a_field_has_no_sources_and_what_is_uncertain(capsys, sql
     assert code == 0
     assert "  one\n    (no column sources: a constant, or a count of rows)\n" in out
     assert "    value     events.*  identity     unknown\n" in out
-    assert "  uncertain: *: SELECT * over events, whose columns are not in the schema" in out
+    # The reasons come last, after every field, apart from the sources.
+    assert out.index("  uncertain:\n    *: SELECT * over events, whose columns are not in the schema") > out.index("events.*")
 
 
 def test_schema_as_json(capsys, tmp_path, sql_file) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ir import Modify, Statement
+from ..ir import Modify, Scan, Statement, walk_relations
 from ..lineage.edges import column_name
 from ..lineage.graph import LineageGraph
 from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship
@@ -103,9 +103,21 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
         for reason in notes:
             note(None, reason)
     return StatementAnswer.model_construct(
-        index=statement.index, kind=statement.kind, target=statement.target, fields=fields, uncertain=uncertain,
+        index=statement.index, kind=statement.kind, target=statement.target, reads=tables_read(statement),
+        writes=[statement.target] if statement.target is not None else [], fields=fields, uncertain=uncertain,
         rows=rows,
     )
+
+
+def tables_read(statement: Statement) -> list[str]:
+    """The tables a statement reads, sorted: every table its plan scans, in any clause (FROM,
+    joins, subqueries, a MERGE's target …), as the schema spells it (as written when the
+    schema does not declare it).  A FROM item that is not a table (a table function the
+    engine does not analyse) is no table; its ``uncertain`` entry says so."""
+    if statement.root is None:
+        return []
+    return sorted({relation.table for relation in walk_relations(statement.root)
+                   if isinstance(relation, Scan) and relation.opaque_reason is None})
 
 
 def _output_names(statement: Statement) -> set[str] | None:

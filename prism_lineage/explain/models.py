@@ -43,13 +43,17 @@ class UncertainItem(_Frozen):
 
 
 class StatementAnswer(_Frozen):
-    """One statement's answer.  ``rows`` (absent for queries and inserts) lists, for UPDATE,
-    DELETE and MERGE, what decides which rows of the target are changed or removed: the
-    WHERE, the join with the sources, the clause conditions (specs/writes.md)."""
+    """One statement's answer.  ``reads`` and ``writes`` are the table-level summary: the
+    tables the statement reads (every table its plan scans, in any clause, sorted) and the
+    tables it writes or changes (its target).  ``rows`` (absent for queries and inserts)
+    lists, for UPDATE, DELETE and MERGE, what decides which rows of the target are changed or
+    removed: the WHERE, the join with the sources, the clause conditions (specs/writes.md)."""
 
     index: int
     kind: str
     target: str | None
+    reads: list[str] = []
+    writes: list[str] = []
     fields: list[FieldAnswer]
     uncertain: list[UncertainItem]
     rows: list[SourceColumn] | None = None

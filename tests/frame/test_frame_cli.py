@@ -42,7 +42,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_explain_a_plan_file(capsys, plan_file: Path) -> None:
     code, out, err = run(capsys, "explain", "--frame", str(plan_file))
     assert (code, err) == (0, "")
-    assert out.splitlines()[5:9] == [
+    assert out.splitlines()[6:10] == [
         "  total_amount",
         "    value     orders.amount       aggregate    exact",
         "    grouping  orders.customer_id  aggregate    exact",

@@ -49,12 +49,14 @@ def test_path_key_and_text(tmp_path, capsys) -> None:
     assert sku["sources"] == [{"column": "orders.items", "relationship": "value", "transformation": "generator",
                                "confidence": "exact", "path": "items[].sku"}]
     text = explain(tmp_path, capsys, sql, "--dialect", "duckdb")
-    assert "value     orders.items[].sku  generator    exact" in text
+    # The path is shown apart from its column, relative to it, in a column of its own.
+    assert "    value     orders.order_id          identity     exact\n" in text
+    assert "    value     orders.items     [].sku  generator    exact\n" in text
 
 
 def test_delete_text_lists_the_rows(tmp_path, capsys) -> None:
     text = explain(tmp_path, capsys, "DELETE FROM orders WHERE status = 'void'")
-    assert text == ("statement 1: delete → orders\n  (rows changed or removed)\n"
+    assert text == ("statement 1: delete → orders\n  reads: orders   writes: orders\n  (rows changed or removed)\n"
                     "    control   orders.status  filter       exact\n")
 
 
