@@ -145,7 +145,13 @@ def _lineage(args, project, base):
         previous = index.lineage(project.name, environment) if index.epochs() else None
         lineage = _synced(project, base, environment, args.approved, previous)
         index.write(lineage)
-        return index.lineage(project.name, environment, with_ledger=False)
+        stored = index.lineage(project.name, environment, with_ledger=False)
+        # The index keeps the base (the owner's reading); a restricted credential's scope is
+        # worked out from this sync's reading, over the same base.
+        stored.scoped.update(lineage.scoped)
+        stored.scoper = lineage.scoper
+        stored.visibility_independent = lineage.visibility_independent
+        return stored
     except OSError as error:
         raise InputError(f"cannot use the index in {args.index}: {error.strerror or error}") from None
     except duckdb.Error as error:

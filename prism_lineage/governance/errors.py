@@ -52,3 +52,16 @@ class UnknownEnvironmentError(UsageError):
     """An environment the project does not have, or none named where one must be (exit code 2)."""
 
     code = "unknown_environment"
+
+
+class ScopeNotComputedError(InputError):
+    """A lineage read back from a store holds no reading for the credential's visibility scope
+    (exit code 3): answering from the owner's reading could tell what the credential may not
+    see, so nothing is answered until a sync works the scope out."""
+
+    code = "scope_not_synced"
+
+    def __init__(self, environment: str):
+        super().__init__(f"the lineage of environment '{environment}' has not been worked out for what this "
+                         "credential may see: sync it again")
+        self.environment = environment

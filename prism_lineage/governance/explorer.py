@@ -50,6 +50,7 @@ def explore(lineage: EnvironmentLineage, viewer: Viewer, asset: str, direction: 
     viewer.require(LINEAGE_READ)
     direction = Direction(direction)
     check_depth(depth)
+    lineage = lineage.for_viewer(viewer)  # never what the viewer's answer cannot depend on
     focus = resolve_asset(lineage, viewer, asset)
     marks = lineage.marks(viewer)
     legend = [LegendEntry(mark=m.value, line=LINE_STYLE[m], status=marks[m.value]) for m in Mark]
