@@ -3,7 +3,7 @@
 Each case builds a LazyFrame from the named tables below and says which SQL (DuckDB's
 dialect, over ``SCHEMA``) means the same; ``differences`` lists, per field, the sources only
 the SQL gives and those only the Polars plan gives, where they cannot agree, and ``why``
-(specs/polars.md lists them).  ``tests/golden/polars/<name>.json`` holds the expected answer.
+(specs/polars.md lists them).  ``tests/golden/polars/cases/<name>.json`` holds the expected answer.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Golden Polars programs (``polars_cases.py``): each explained answer equals the reviewed one in
-``tests/golden/polars/<case>.json`` and — where a SQL twin says the same — the SQL frontend's
+``tests/golden/polars/cases/<case>.json`` and — where a SQL twin says the same — the SQL frontend's
 answer, field by field, except the differences the case lists with why (specs/polars.md).
 
 On a mismatch the test writes ``<case>_actual.json``; review it and run ``pytest
@@ -26,7 +26,7 @@ from prism_lineage.explain import explain_statements  # noqa: E402
 from prism_lineage.frontends.polars import PolarsPlan  # noqa: E402
 from prism_lineage.lineage.graph import LineageGraph  # noqa: E402
 
-POLARS_GOLDEN = GOLDEN / "polars"
+POLARS_GOLDEN = GOLDEN / "polars" / "cases"
 BY_NAME = {case.name: case for case in CASES}
 
 
