@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _extensions():
     """Command modules of optional parts (governance …), present when installed."""
     found = []
-    for name in ("lineage",):
+    for name in ("lineage", "observe"):
         try:
             module = __import__(f"{__name__}.{name}", fromlist=["register"])
         except ModuleNotFoundError:

@@ -151,7 +151,10 @@ def _lineage(args, project, base):
         stored.scoped.update(lineage.scoped)
         stored.scoper = lineage.scoper
         stored.visibility_independent = lineage.visibility_independent
-        return stored
+        # Observed edges (prism-lineage observe) are rows of their own beside the epochs.
+        from ..openlineage.read import with_observed
+
+        return with_observed(stored, index.root)
     except OSError as error:
         raise InputError(f"cannot use the index in {args.index}: {error.strerror or error}") from None
     except duckdb.Error as error:

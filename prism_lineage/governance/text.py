@@ -8,6 +8,7 @@ file that holds the statement and the pipeline or view whose SQL read it.
 from __future__ import annotations
 
 from .answers import ExplorerAnswer, ImpactAnswer
+from ..terminal import printable
 from .statuses import LINE_STYLE, Mark
 
 _INDENT = "  "
@@ -48,8 +49,14 @@ def render_explorer(answer: ExplorerAnswer) -> str:
         lines.append(f"{_INDENT}none")
     for edge in answer.edges:
         arrow = f"{names.get(edge.source, edge.source_name)} -> {names.get(edge.target, edge.target_name)}"
-        lines.append(f"{_INDENT}{arrow}  {edge.mark} ({edge.line})  by the {edge.via}'s "
-                     f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {edge.file}")
+        if edge.mark == "observed":
+            run = f" (run {edge.run_id})" if edge.run_id else ""
+            # The job and run come from the events a producer sent: printed safely.
+            lines.append(f"{_INDENT}{arrow}  {edge.mark} ({edge.line})  seen in a {edge.via} of "
+                         f"{printable(edge.file)}{printable(run)}  at {edge.seen_at}")
+        else:
+            lines.append(f"{_INDENT}{arrow}  {edge.mark} ({edge.line})  by the {edge.via}'s "
+                         f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {edge.file}")
         for column in edge.columns or ():
             lines.append(f"{_INDENT * 3}{column.source} -> {column.target}  {column.relationship}"
                          f"  {column.transformation}  {column.confidence}")

@@ -89,6 +89,14 @@ def problems(document: Any, kind: str | None = None) -> list[str]:
     return found[:_MAX_PROBLEMS]
 
 
+def core_problems(document: Any, kind: str) -> list[str]:
+    """What is wrong with an event against the core schema alone (its facets' own schemas are
+    not applied: an ingested event with a malformed optional facet still says what ran)."""
+    if not isinstance(document, dict):
+        return [f"$: an OpenLineage event is a JSON object, not {_json_type(document)}"]
+    return list(_errors(_validator(CORE, kind), document, "$"))[:_MAX_PROBLEMS]
+
+
 def facet_problems(key: str, facet: Any) -> list[str]:
     """What is wrong with one facet we know (``columnLineage``, ``prismLineage``)."""
     uri, definition = _FACETS[key]
