@@ -93,22 +93,33 @@ def run(args) -> int:
                         max_event_bytes=args.max_event_bytes or MAX_EVENT_BYTES)
     figures = None
     try:
-        if args.query_log is not None:
-            summary, figures = ingestor.query_log(read_log(args.query_log, args.dialect))
-        elif args.events == "-":
-            if sys.stdin is None or sys.stdin.isatty():
-                raise InputError("no events given: '-' reads OpenLineage events from standard input")
-            summary = ingestor.events(sys.stdin.buffer)
-        else:
-            try:
-                with open(args.events, "rb") as handle:
-                    summary = ingestor.events(handle)
-            except FileNotFoundError:
-                raise InputError(f"events file not found: {args.events}") from None
-            except IsADirectoryError:
-                raise InputError(f"{args.events} is a directory, not a file of events") from None
+        with ingestor:
+            summary, figures = _ingest(args, ingestor, read_log)
     except OSError as error:
         raise InputError(f"cannot use the index in {args.index}: {error.strerror or error}") from None
+    return _report(args, project, env, summary, figures)
+
+
+def _ingest(args, ingestor, read_log):
+    figures = None
+    if args.query_log is not None:
+        summary, figures = ingestor.query_log(read_log(args.query_log, args.dialect))
+    elif args.events == "-":
+        if sys.stdin is None or sys.stdin.isatty():
+            raise InputError("no events given: '-' reads OpenLineage events from standard input")
+        summary = ingestor.events(sys.stdin.buffer)
+    else:
+        try:
+            with open(args.events, "rb") as handle:
+                summary = ingestor.events(handle)
+        except FileNotFoundError:
+            raise InputError(f"events file not found: {args.events}") from None
+        except IsADirectoryError:
+            raise InputError(f"{args.events} is a directory, not a file of events") from None
+    return summary, figures
+
+
+def _report(args, project, env, summary, figures) -> int:
     where = f"{project.name}/{env.name}"
     if args.output == "json":
         answer = {"project": project.name, "environment": env.name, **summary.to_dict()}

@@ -38,6 +38,16 @@ class Ingestor:
         self.max_event_bytes = max_event_bytes
         self.functions = functions
 
+    def close(self) -> None:
+        """Close the store's connection (an ingestor is kept open across requests)."""
+        self.store.close()
+
+    def __enter__(self) -> "Ingestor":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def events(self, lines: Iterable[str | bytes], *, now: datetime | None = None) -> Summary:
         observer = EventObserver(self.mapping, now=now or _now(), retention=self.retention,
                                  max_bytes=self.max_event_bytes)

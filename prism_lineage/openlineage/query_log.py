@@ -52,8 +52,10 @@ _SUCCESS = {"success", "succeeded", "successful", "ok", "done", "complete", "com
 _FAILED = {"fail", "failed", "failed_with_error", "failed_with_incident", "incident", "error", "errored",
            "cancelled", "canceled", "aborted", "timeout"}
 _NOT_FINISHED = {"running", "queued", "pending", "started", "resuming_warehouse", "blocked"}
-# Statements whose literals can name tables or carry SQL: their text is their fingerprint.
-_LITERALS_MATTER = {"IDENTIFIER", "IMMEDIATE", "EXECUTE", "EXEC", "CALL", "TABLE"}
+# Statements whose literals can carry SQL (dynamic SQL, procedures) or name a table
+# (``IDENTIFIER('t')``, ``TABLE('t')``): their literals are part of their fingerprint.
+_RUNS_SQL = {"IMMEDIATE", "EXECUTE", "EXEC", "CALL"}
+_NAMES_TABLE = {"IDENTIFIER", "TABLE"}
 MAX_STATEMENT_CHARACTERS = 1_000_000
 
 
@@ -216,13 +218,19 @@ def fingerprint(record: LogRecord) -> str:
         from sqlglot.dialects.dialect import Dialect
         from sqlglot.tokens import TokenType
 
-        tokens = Dialect.get_or_raise(record.dialect).tokenize(record.text)
+        dialect = Dialect.get_or_raise(record.dialect)
+        tokens = dialect.tokenize(record.text)
     except Exception:  # noqa: BLE001 - anything sqlglot cannot tokenize is fingerprinted as text
         return hashlib.blake2b((context + " ".join(record.text.split())).encode(), digest_size=16).hexdigest()
     literal = {TokenType.STRING, TokenType.NUMBER, TokenType.NATIONAL_STRING, TokenType.BIT_STRING,
                TokenType.HEX_STRING, TokenType.BYTE_STRING, TokenType.RAW_STRING, TokenType.HEREDOC_STRING}
-    keep_literals = any(t.token_type is TokenType.VAR and t.text.upper() in _LITERALS_MATTER
-                        or t.text.upper() in _LITERALS_MATTER for t in tokens)
+    keep_literals = any(
+        t.text.upper() in _RUNS_SQL
+        or (t.text.upper() in _NAMES_TABLE and i + 1 < len(tokens) and tokens[i + 1].token_type is TokenType.L_PAREN)
+        for i, t in enumerate(tokens))
+    # Unquoted names are one name in any letter case where the dialect folds them (Snowflake,
+    # Postgres …); not where some names keep their case (BigQuery's tables, MySQL's).
+    fold = getattr(getattr(dialect, "NORMALIZATION_STRATEGY", None), "name", "") in ("UPPERCASE", "LOWERCASE")
     words = []
     for token in tokens:
         kind = token.token_type
@@ -231,7 +239,7 @@ def fingerprint(record: LogRecord) -> str:
         elif kind is TokenType.IDENTIFIER:
             words.append(f'"{token.text}"')  # quoted: its case is part of the name
         elif kind is TokenType.VAR:
-            words.append(token.text)
+            words.append(token.text.upper() if fold else token.text)
         elif kind in literal:
             words.append(f"{kind.name}:{token.text}")
         else:

@@ -68,6 +68,12 @@ class ObservedStore:
     def __init__(self, root: str | Path):
         self.root = Path(root)
         self.path = self.root / OBSERVED_FILE
+        self._writer: sqlite3.Connection | None = None  # kept open: a server ingests request after request
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -79,6 +85,10 @@ class ObservedStore:
         if version not in (0, STORE_VERSION):
             connection.close()
             raise sqlite3.DatabaseError(f"{self.path} is an observed store of version {version}, not {STORE_VERSION}")
+        # Write-ahead logging: an ingestion (one request of the endpoint) commits without waiting
+        # for the whole file, and readers never wait for a writer.
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = NORMAL")
         if version == 0:
             connection.executescript(SCHEMA)
             connection.execute(f"PRAGMA user_version = {STORE_VERSION}")
@@ -93,29 +103,28 @@ class ObservedStore:
                  _columns_json(e.columns)) for e in newest(list(edges)).values()]
         if not rows and not observed:
             return 0  # nothing to say: the store is not even created
-        connection = self._connect()
-        try:
-            with connection:
-                connection.executemany(
-                    "INSERT INTO observed (source, target, seen_in, job, run_id, seen_at, first_seen, columns) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (source, target, seen_in, job) DO UPDATE SET "
-                    "run_id = excluded.run_id, seen_at = excluded.seen_at, columns = excluded.columns, "
-                    "first_seen = min(observed.first_seen, excluded.first_seen) "
-                    "WHERE excluded.seen_at >= observed.seen_at", rows)
-                # An older run arriving late still moves first_seen back.
-                connection.executemany(
-                    "UPDATE observed SET first_seen = min(first_seen, ?) "
-                    "WHERE source = ? AND target = ? AND seen_in = ? AND job = ?",
-                    [(r[6], r[0], r[1], r[2], r[3]) for r in rows])
-                connection.execute("DELETE FROM observed WHERE seen_at <= ?", (_stamp(utc(now) - retention),))
-                meta = {"retention_days": str(retention / timedelta(days=1)), "last_ingested_at": _stamp(now)}
-                if observed:
-                    meta["observed"] = "1"
-                connection.executemany("INSERT INTO meta (key, value) VALUES (?, ?) "
-                                       "ON CONFLICT (key) DO UPDATE SET value = excluded.value", sorted(meta.items()))
-        finally:
-            connection.close()
+        if self._writer is None:
+            self._writer = self._connect()
+        connection = self._writer
+        with connection:
+            connection.executemany(
+                "INSERT INTO observed (source, target, seen_in, job, run_id, seen_at, first_seen, columns) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (source, target, seen_in, job) DO UPDATE SET "
+                "run_id = excluded.run_id, seen_at = excluded.seen_at, columns = excluded.columns, "
+                "first_seen = min(observed.first_seen, excluded.first_seen) "
+                "WHERE excluded.seen_at >= observed.seen_at", rows)
+            # An older run arriving late still moves first_seen back.
+            connection.executemany(
+                "UPDATE observed SET first_seen = min(first_seen, ?) "
+                "WHERE source = ? AND target = ? AND seen_in = ? AND job = ?",
+                [(r[6], r[0], r[1], r[2], r[3]) for r in rows])
+            connection.execute("DELETE FROM observed WHERE seen_at <= ?", (_stamp(utc(now) - retention),))
+            meta = {"retention_days": str(retention / timedelta(days=1)), "last_ingested_at": _stamp(now)}
+            if observed:
+                meta["observed"] = "1"
+            connection.executemany("INSERT INTO meta (key, value) VALUES (?, ?) "
+                                   "ON CONFLICT (key) DO UPDATE SET value = excluded.value", sorted(meta.items()))
         return len(rows)
 
     def _read(self) -> sqlite3.Connection | None:
