@@ -94,12 +94,14 @@ def main(argv: list[str] | None = None) -> dict:
     with tempfile.TemporaryDirectory() as scratch:
         ingestor = Ingestor(Path(scratch) / "batch", assets)
         ingestor.events(lines[:50])  # warm: schema validators compiled, store created
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         summary = ingestor.events(lines)
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         assert not summary.rejected, summary.rejected[:3]
+        # The CPU time too: on a shared machine the wall clock also counts other people's work.
         figures["events"] = {"count": len(lines), "mean_bytes": round(size / len(lines)), "seconds": round(elapsed, 3),
-                             "per_second": round(len(lines) / elapsed), "edges_recorded": summary.edges}
+                             "cpu_seconds": round(cpu, 3), "per_second": round(len(lines) / elapsed),
+                             "per_cpu_second": round(len(lines) / cpu), "edges_recorded": summary.edges}
         single = Ingestor(Path(scratch) / "single", assets)
         sample = [line.encode() for line in lines[:500]]
         single.post_lineage(sample[0])
@@ -113,11 +115,13 @@ def main(argv: list[str] | None = None) -> dict:
 
         records = [json.dumps(r) for r in generate(workload, args.log_runs, seed=args.seed)]
         log = Ingestor(Path(scratch) / "log", assets)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         summary, log_figures = log.query_log(json_records(records))
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         assert not summary.rejected
         figures["query_log"] = {"records": len(records), **log_figures, "seconds": round(elapsed, 3),
+                                "cpu_seconds": round(cpu, 3),
+                                "statements_per_cpu_second": round(log_figures["statements"] / cpu),
                                 "records_per_second": round(len(records) / elapsed),
                                 "statements_per_second": round(log_figures["statements"] / elapsed),
                                 "edges_recorded": summary.edges, "skipped": summary.skipped}
