@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import sys
 from datetime import timedelta
-from pathlib import Path
 
 from ..errors import InputError, UsageError
 from ..terminal import printable
@@ -77,6 +76,7 @@ def _positive(value: str) -> int:
 def run(args) -> int:
     if (args.events is None) == (args.query_log is None):
         raise UsageError("give either EVENTS (a file of OpenLineage events, '-' for standard input) or --query-log LOG")
+    from ..control.paths import environment_root
     from ..governance.loading import load_project
     from ..governance.rollup import asset_id, environment_of
     from ..openlineage.events import MAX_EVENT_BYTES
@@ -88,7 +88,7 @@ def run(args) -> int:
     env = environment_of(project, args.env)
     assets = {d.full_name: asset_id(project.name, env.name, d.full_name) for d in (*env.tables, *env.views)}
     rules = load_mapping(args.mapping, env.name)
-    root = Path(args.index) / project.name / env.name
+    root = environment_root(args.index, project.name, env.name)
     ingestor = Ingestor(root, assets, rules=rules, retention=timedelta(days=args.retention),
                         max_event_bytes=args.max_event_bytes or MAX_EVENT_BYTES)
     figures = None

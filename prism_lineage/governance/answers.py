@@ -53,6 +53,7 @@ class EdgeRow(_Answer):
     file: str
     columns: list[ColumnEdge] | None  # None for a declared edge: nothing is traced
     note: str | None = None
+    revision: str | None = None  # a parsed edge: the git commit its statement was read at, when known
     # An observed edge only: the run that last showed it, and when (ISO 8601, UTC).
     run_id: str | None = None
     seen_at: str | None = None

@@ -19,7 +19,8 @@ from pathlib import Path
 from ..governance.sql_reading import ColumnLink
 from .observed import DEFAULT_RETENTION, ObservedEdge, newest, utc
 
-OBSERVED_FILE = "observed.sqlite3"
+from .store_view import OBSERVED_FILE
+
 STORE_VERSION = 1
 
 SCHEMA = """

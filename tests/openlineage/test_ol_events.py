@@ -297,6 +297,8 @@ def test_observe_command_end_to_end(tmp_path: Path, capsys) -> None:
     good.outputs[:] = [OutputDataset("n", "analytics.orders")]
     events.write_text(line(good) + "\n{broken\n" + line(spark_event(state=RunState.START)) + "\n")
     index = tmp_path / "index"
+    assert main(["sync", "--project", str(SHOP), "--env", "dev", "--index", str(index)]) == 0
+    capsys.readouterr()
     code = main(["observe", str(events), "--index", str(index), "--project", str(SHOP), "--env", "dev", "-o", "json"])
     out, err = capsys.readouterr()
     answer = json.loads(out)

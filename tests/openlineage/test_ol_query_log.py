@@ -96,6 +96,8 @@ def test_observe_query_log_command(tmp_path: Path, capsys) -> None:
     log.write_text(json.dumps({"query_text": "INSERT INTO analytics.orders SELECT * FROM staging.orders",
                                "dialect": "duckdb", "start_time": datetime.now(timezone.utc).isoformat(),
                                "status": "success"}) + "\n{\n")
+    assert main(["sync", "--project", str(shop), "--env", "dev", "--index", str(tmp_path / "i")]) == 0
+    capsys.readouterr()
     code = main(["observe", "--query-log", str(log), "--index", str(tmp_path / "i"), "--project", str(shop),
                  "--env", "dev"])
     out, _ = capsys.readouterr()
