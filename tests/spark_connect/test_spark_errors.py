@@ -26,6 +26,7 @@ from prism_lineage.frontends.spark_connect import (  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "spark_connect"
+SCHEMA_FILE = ROOT / "tests" / "fixtures" / "spark_connect" / "schema.json"
 
 
 def F():
@@ -52,7 +53,7 @@ def one_error_line(err: str) -> str:
 
 def test_cli_explains_a_plan_file(capsys) -> None:
     code, out, err = run(capsys, "explain", "--spark-connect", GOLDEN / "cases" / "rfc_example.plan.json",
-                         "--schema", GOLDEN / "schema.json", "--format", "json")
+                         "--schema", SCHEMA_FILE, "--format", "json")
     assert code == 0, err
     total = json.loads(out)["statements"][0]["fields"][1]
     assert total["name"] == "total_amount"
@@ -64,7 +65,7 @@ def test_cli_reads_binary_from_stdin(capsys, monkeypatch, tmp_path) -> None:
     plan = plan_of(session().read.table("orders").select("order_id"))
     binary = tmp_path / "plan.bin"
     binary.write_bytes(plan.SerializeToString())
-    code, out, _ = run(capsys, "explain", "--spark-connect", binary, "--schema", GOLDEN / "schema.json")
+    code, out, _ = run(capsys, "explain", "--spark-connect", binary, "--schema", SCHEMA_FILE)
     assert code == 0 and "orders.order_id" in out
 
     class Stdin:
@@ -75,7 +76,7 @@ def test_cli_reads_binary_from_stdin(capsys, monkeypatch, tmp_path) -> None:
             return False
 
     monkeypatch.setattr(sys, "stdin", Stdin())
-    code, out, _ = run(capsys, "explain", "--spark-connect", "-", "--schema", GOLDEN / "schema.json")
+    code, out, _ = run(capsys, "explain", "--spark-connect", "-", "--schema", SCHEMA_FILE)
     assert code == 0 and "orders.order_id" in out
 
 
@@ -87,7 +88,7 @@ def test_cli_errors(capsys, tmp_path) -> None:
                                         "its tables' columns, give them with --schema (schema=…)")
     garbage = tmp_path / "garbage.bin"
     garbage.write_bytes(b"\xff\xff\xff not a plan")
-    code, _, err = run(capsys, "explain", "--spark-connect", garbage, "--schema", GOLDEN / "schema.json")
+    code, _, err = run(capsys, "explain", "--spark-connect", garbage, "--schema", SCHEMA_FILE)
     assert code == 4 and "is not a Spark Connect plan" in one_error_line(err)
     code, _, err = run(capsys, "explain", "--spark-connect", tmp_path / "missing.bin")
     assert code == 3 and "Spark Connect plan file not found" in one_error_line(err)

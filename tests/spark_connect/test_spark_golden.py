@@ -1,6 +1,6 @@
 """Golden PySpark programs (``spark_cases.py``): their Spark Connect plans, built with PySpark's
 own Connect classes and no server, are kept in ``tests/golden/spark_connect/cases/<name>.plan.json``
-(runnable: ``prism-lineage explain --spark-connect … --schema tests/golden/spark_connect/schema.json``)
+(runnable: ``prism-lineage explain --spark-connect … --schema tests/fixtures/spark_connect/schema.json``)
 with the reviewed answer in ``<name>.json`` beside it.  Each answer must equal the reviewed one —
 from the committed plan and from the plan built now — and, where a SQL twin says the same, the
 SQL frontend's answer field by field (differences listed with why).
@@ -31,7 +31,7 @@ from prism_lineage.lineage.graph import LineageGraph  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SPARK_GOLDEN = GOLDEN / "spark_connect" / "cases"
-SCHEMA_FILE = GOLDEN / "spark_connect" / "schema.json"
+SCHEMA_FILE = ROOT / "tests" / "fixtures" / "spark_connect" / "schema.json"
 BY_NAME = {case.name: case for case in CASES}
 
 
