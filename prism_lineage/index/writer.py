@@ -63,6 +63,20 @@ class EpochWriter:
             release(self.root, epoch)  # committed or not, the number's files now keep it taken
         return epoch
 
+    def write_unchanged(self, environment: str, parser: str, alive: list[str]) -> int:
+        """An epoch for a sync that found nothing changed: what ``write`` writes when no row
+        differs — the merged nodes (none), the pass, the alive ids — without reading the index."""
+        epoch = self.allocate()
+        try:
+            now = datetime.datetime.now(datetime.timezone.utc)
+            self._write(MERGED_NODES, [], epoch, now, always=True)
+            self._write(PASSES, [{"environment": environment, "parser": parser, "revision": self.revision}], epoch,
+                        now, always=True)
+            self._write(ALIVE, [{"asset_id": a} for a in sorted(alive)], epoch, now, always=True)
+        finally:
+            release(self.root, epoch)
+        return epoch
+
     def _write_epoch(self, lineage: EnvironmentLineage, epoch: int, current: IndexState | None) -> None:
         now = datetime.datetime.now(datetime.timezone.utc)  # one ingested_at for the whole run
         if current is None or current.statements is None:
