@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 STORE_FILE = "current.sqlite3"
-STORE_VERSION = 1  # PRAGMA user_version: a store of another version is rebuilt, never read
+STORE_VERSION = 2  # PRAGMA user_version: a store of another version is rebuilt, never read
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -44,7 +44,8 @@ CREATE TABLE assets (
 );
 CREATE INDEX assets_by_name ON assets (name);
 CREATE INDEX assets_waiting ON assets (waiting) WHERE waiting;
-CREATE TABLE aliases (alias TEXT NOT NULL, asset INTEGER NOT NULL, PRIMARY KEY (alias, asset)) WITHOUT ROWID;
+CREATE TABLE aliases (alias TEXT NOT NULL, asset INTEGER NOT NULL, position INTEGER NOT NULL DEFAULT 0,
+                      PRIMARY KEY (alias, asset)) WITHOUT ROWID;
 CREATE TABLE links (id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, links TEXT NOT NULL);
 CREATE TABLE edges (
     id INTEGER PRIMARY KEY,
@@ -71,6 +72,13 @@ CREATE TABLE scope_ledgers (key TEXT PRIMARY KEY, ledger BLOB NOT NULL) WITHOUT 
 CREATE TABLE refused (key TEXT PRIMARY KEY, why TEXT NOT NULL, timeout REAL, max_bytes INTEGER) WITHOUT ROWID;
 CREATE TABLE files (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER)
     WITHOUT ROWID;
+CREATE TABLE documents (path TEXT PRIMARY KEY, document TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE statements (position INTEGER PRIMARY KEY, writer TEXT NOT NULL, key TEXT, via TEXT NOT NULL,
+                         file TEXT NOT NULL, read_from TEXT);
+CREATE INDEX statements_by_writer ON statements (writer);
+CREATE TABLE ledger (key TEXT PRIMARY KEY, read TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE lookups (resolved TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (resolved, key)) WITHOUT ROWID;
+CREATE TABLE declared (name TEXT PRIMARY KEY, columns TEXT) WITHOUT ROWID;
 """
 
 # What ``meta`` holds (all text; absent: NULL).
@@ -228,8 +236,8 @@ class StoreWriter:
             "sql_status, sql_read_from, waiting) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             [self._asset_row(a, waiting) for a in ordered])
         ids = dict(connection.execute("SELECT asset_id, id FROM assets"))
-        connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset) VALUES (?, ?)",
-                               [(alias, ids[a.id]) for a in ordered for alias in a.aliases])
+        connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset, position) VALUES (?, ?, ?)",
+                               [(alias, ids[a.id], i) for a in ordered for i, alias in enumerate(a.aliases)])
         return ids
 
     def _upsert_assets(self, connection, assets: list, waiting: frozenset[str]) -> None:
@@ -244,8 +252,8 @@ class StoreWriter:
         ids = _id_map(connection, {a.id for a in assets})
         marks = ",".join(str(ids[a.id]) for a in assets)
         connection.execute(f"DELETE FROM aliases WHERE asset IN ({marks})")
-        connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset) VALUES (?, ?)",
-                               [(alias, ids[a.id]) for a in assets for alias in a.aliases])
+        connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset, position) VALUES (?, ?, ?)",
+                               [(alias, ids[a.id], i) for a in assets for i, alias in enumerate(a.aliases)])
 
     def _write_scope_ledgers(self, connection, scoped: Mapping) -> None:
         """Each scope's own reads (the next sync re-uses them, as the index's ledger for the

@@ -49,6 +49,9 @@ class SyncSummary:
     scope_reads: int = 0  # statements read again for visibility scopes
     interrupted: bool = False  # the pass was stopped: what it did not read is not read yet
     parser: str = "ran"  # the parser's state on this pass (governance.statuses.ParserState)
+    # How the sync worked: "full" (the project read), "unchanged" (no file changed) or "sql" (only
+    # SQL changed: worked out from the store, engine.py).
+    path: str = "full"
     notes: list[str] = field(default_factory=list)
 
     def line(self) -> str:
@@ -97,13 +100,14 @@ def git_revision(project_dir: str | Path) -> str | None:
 def sync(project_dir: str | Path, index: str | Path, environment: str | None = None, *, wait: bool = False,
          base: str | Path | None = None, base_rev: str | None = None, approved: bool = False,
          jobs: int | None = None, statement_timeout: float | None = None, max_statement_bytes: int | None = None,
-         progress=None, start_pool=None) -> SyncSummary:
+         progress=None, start_pool=None, full: bool = False) -> SyncSummary:
     """Sync ``environment`` of the project in ``project_dir`` into ``index`` (see the module).
 
     ``jobs``: worker processes that read statements (None: every core).  ``statement_timeout``
     (seconds) and ``max_statement_bytes``: what one statement may cost; over it, it could not be
     parsed.  ``progress(done, total)``: called as statements are read.  ``start_pool``: how the
-    reading pass starts its workers (tests)."""
+    reading pass starts its workers (tests).  ``full``: read the project whole even when the
+    store could tell that nothing, or only SQL, changed."""
     from .fingerprint import fingerprint
     from .reading_pass import ReadingBudget, default_jobs
 
@@ -113,7 +117,7 @@ def sync(project_dir: str | Path, index: str | Path, environment: str | None = N
     snapshot = fingerprint(project_dir)  # before anything is read: a later edit is a change next time
     options = _Options(jobs or default_jobs(), ReadingBudget(statement_timeout, max_statement_bytes), progress,
                        start_pool)
-    if base is None and base_rev is None:
+    if base is None and base_rev is None and not full:
         unchanged = _sync_if_unchanged(project_dir, index, environment, snapshot, options, wait)
         if unchanged is not None:
             unchanged.seconds = time.perf_counter() - started
@@ -140,6 +144,11 @@ def sync(project_dir: str | Path, index: str | Path, environment: str | None = N
             from .store import write_fingerprint
 
             complete = standing is None and not summary.held_for_review and summary.parser == "ran"
+            if complete:
+                from .engine import write_engine_state
+
+                write_engine_state(root / STORE_FILE, Path(project_dir), project.environment(env_name),
+                                   summary.lineage, snapshot)
             write_fingerprint(root / STORE_FILE, snapshot if complete else {})
     summary.seconds = time.perf_counter() - started
     return summary
@@ -184,8 +193,9 @@ def _sync_if_unchanged(project_dir, index, environment: str | None, snapshot: di
             return None
         if meta.get("budget") != json.dumps(options.budget.as_dict()) or meta.get("version") != _version():
             return None
-        if read_fingerprint(store) != snapshot:
-            return None
+        before = read_fingerprint(store)
+        if before != snapshot:
+            return _sync_sql_edits(project_dir, root, before, snapshot, options, revision, meta, name, chosen)
         from ..index.writer import EpochWriter
         from .reading import StoreReader
 
@@ -202,7 +212,25 @@ def _sync_if_unchanged(project_dir, index, environment: str | None, snapshot: di
                                         timespec="seconds")})
     statements = int(meta.get("statements") or 0)
     return SyncSummary(name, chosen, epoch, revision, statements=statements, unchanged=statements,
-                       in_files=int(meta.get("in_files") or 0), parser="ran")
+                       in_files=int(meta.get("in_files") or 0), parser="ran", path="unchanged")
+
+
+def _sync_sql_edits(project_dir, root: Path, before: dict, snapshot: dict, options: _Options, revision, meta: dict,
+                    project: str, environment: str) -> SyncSummary | None:
+    """Only SQL changed (``engine.py``): the epoch and the store from the store's own state."""
+    from .engine import sync_sql_edits
+    from .store import write_fingerprint
+
+    if not before:
+        return None
+    done = sync_sql_edits(Path(project_dir), root, before, snapshot, options.budget, revision, meta)
+    if done is None:
+        return None
+    epoch, read = done
+    write_fingerprint(root / STORE_FILE, snapshot)
+    statements = int(meta.get("statements") or 0)
+    return SyncSummary(project, environment, epoch, revision, statements=statements, read=read,
+                       unchanged=statements - read, in_files=int(meta.get("in_files") or 0), parser="ran", path="sql")
 
 
 def _version() -> str:

@@ -123,7 +123,7 @@ def test_an_interrupted_pass_leaves_what_is_new_not_read_yet(tmp_path):
     def stop(done, total):
         raise KeyboardInterrupt  # Ctrl-C while the first statement's answer comes back
 
-    summary = sync(edited, tmp_path / "index", jobs=1, progress=stop)
+    summary = sync(edited, tmp_path / "index", jobs=1, progress=stop, full=True)
     assert summary.interrupted and summary.parser == "no_answer" and summary.epoch == 2
     waiting = {name for name, status in statuses(summary).items() if status == "Not read yet"}
     # One changed statement (the first in file order: h.w) was read before the stop; p.v was not,
@@ -137,7 +137,7 @@ def test_an_interrupted_pass_leaves_what_is_new_not_read_yet(tmp_path):
     # "Could not run" only to whoever may see SQL that waits (a parser that gave no answer).
     assert told[None] == "Could not run"
     assert told["m"] == ("Could not run" if waiting & {"p.v"} else "Recorded")
-    finished = sync(edited, tmp_path / "index", jobs=1)  # the next pass reads the rest
+    finished = sync(edited, tmp_path / "index", jobs=1, full=True)  # the next pass reads the rest
     assert finished.read == 2 and finished.parser == "ran"
     assert not any(s == "Not read yet" for s in statuses(finished).values())
 
