@@ -153,7 +153,11 @@ def _lineage(args, project, base):
 
     from ..index import EpochIndex
 
-    index = EpochIndex(Path(args.index) / project.name / environment)
+    from ..governance.names import under
+
+    # The names were checked when the project was loaded; the path is checked again once
+    # resolved, so a link inside --index cannot lead the write outside it.
+    index = EpochIndex(under(args.index, project.name, environment))
     try:
         previous = index.lineage(project.name, environment) if index.epochs() else None
         lineage = _synced(project, base, environment, args.approved, previous)

@@ -47,6 +47,8 @@ WAITS_SENTENCE = "The change still waits for an approver."
 HIDDEN_SENTENCE = "Impact is not shown: this table is not one you may see."
 UNREADABLE_SENTENCE = "Impact cannot be read for this table."
 HIDDEN_CHANGE_NOTE = "A change you may not see waits for approval."
+UNREADABLE_PROJECT_REASON = ("cannot tell whether the tables it declares are certified: the proposed version cannot "
+                             "be read as a project")
 CHANGE_SET_STATES = ("draft", "proposed", "approved", "ended")
 
 
@@ -157,12 +159,22 @@ def _sees_change(viewer: Viewer, change: HeldChange, environment: str) -> bool:
 
 def _native_review(base_dir: Path, proposed_dir: Path) -> tuple[Project, Project | None, list[HeldChange], list[str]]:
     """Both versions of a native project (the proposed one read leniently: an unreadable file is
-    a change), and the changes that wait."""
+    a change), and the changes that wait.  The base must be readable (it is the approved
+    version); whatever of the proposed version cannot be read waits, with the reason."""
     base_project, _, _ = load_native(base_dir)
-    if not is_native_project(proposed_dir):
-        raise ProjectError(f"{proposed_dir} is not a native project (no project.yaml), but its base is")
     base = read_native(base_dir)
-    proposed = read_native(proposed_dir, strict=False)
+    from .dbt import is_dbt_project
+
+    if not is_native_project(proposed_dir) and is_dbt_project(proposed_dir):
+        raise ProjectError(f"{proposed_dir} is not a native project (no project.yaml), but its base is")
+    try:
+        proposed = read_native(proposed_dir, strict=False)
+    except ProjectError:
+        # Not even its settings can be read (project.yaml missing, unreadable or refused): no
+        # table's certification can be told.  The reason names no file, since it is shown to
+        # every credential and the file could be a hidden table's.
+        return base_project, None, [HeldChange(table="*", file="project.yaml", environment=None,
+                                               reason=UNREADABLE_PROJECT_REASON)], []
     try:
         proposed_project, _, _ = load_native(proposed.root, strict=False)
     except ProjectError:
