@@ -95,6 +95,9 @@ class LineageEdge:
     file: str
     columns: tuple[ColumnLink, ...] | None = None
     note: str | None = None
+    # The git commit a parsed edge's statement was read at, when the control plane's sync knew
+    # it (prism_lineage/control); None for a declared edge and outside a sync.
+    revision: str | None = None
 
 
 @dataclass(frozen=True)

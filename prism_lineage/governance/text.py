@@ -11,9 +11,13 @@ newline forging a line) is shown escaped, never sent to the terminal.  JSON need
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..terminal import printable as _p
-from .answers import ExplorerAnswer, ImpactAnswer
 from .statuses import LINE_STYLE, Mark
+
+if TYPE_CHECKING:  # the renderings read attributes only: the store's answers (no pydantic) render too
+    from .answers import ExplorerAnswer, ImpactAnswer
 
 _INDENT = "  "
 
@@ -59,7 +63,8 @@ def render_explorer(answer: ExplorerAnswer) -> str:
         arrow = (f"{names.get(edge.source) or _p(edge.source_name)} -> "
                  f"{names.get(edge.target) or _p(edge.target_name)}")
         lines.append(f"{_INDENT}{arrow}  {_p(edge.mark)} ({_p(edge.line)})  by the {_p(edge.via)}'s "
-                     f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {_p(edge.file)}")
+                     f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {_p(edge.file)}"
+                     + (f"  read at {_p(edge.revision)}" if getattr(edge, "revision", None) else ""))
         for column in edge.columns or ():
             lines.append(f"{_INDENT * 3}{_p(column.source)} -> {_p(column.target)}  {_p(column.relationship)}"
                          f"  {_p(column.transformation)}  {_p(column.confidence)}")
