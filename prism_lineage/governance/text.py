@@ -62,9 +62,15 @@ def render_explorer(answer: ExplorerAnswer) -> str:
     for edge in answer.edges:
         arrow = (f"{names.get(edge.source) or _p(edge.source_name)} -> "
                  f"{names.get(edge.target) or _p(edge.target_name)}")
-        lines.append(f"{_INDENT}{arrow}  {_p(edge.mark)} ({_p(edge.line)})  by the {_p(edge.via)}'s "
-                     f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {_p(edge.file)}"
-                     + (f"  read at {_p(edge.revision)}" if getattr(edge, "revision", None) else ""))
+        if edge.mark == "observed":
+            run = f" (run {edge.run_id})" if getattr(edge, "run_id", None) else ""
+            # The job and run come from the events a producer sent: printed safely.
+            lines.append(f"{_INDENT}{arrow}  {_p(edge.mark)} ({_p(edge.line)})  seen in a {_p(edge.via)} of "
+                         f"{_p(edge.file)}{_p(run)}  at {_p(str(getattr(edge, 'seen_at', None)))}")
+        else:
+            lines.append(f"{_INDENT}{arrow}  {_p(edge.mark)} ({_p(edge.line)})  by the {_p(edge.via)}'s "
+                         f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {_p(edge.file)}"
+                         + (f"  read at {_p(edge.revision)}" if getattr(edge, "revision", None) else ""))
         for column in edge.columns or ():
             lines.append(f"{_INDENT * 3}{_p(column.source)} -> {_p(column.target)}  {_p(column.relationship)}"
                          f"  {_p(column.transformation)}  {_p(column.confidence)}")

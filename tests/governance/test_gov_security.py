@@ -51,12 +51,12 @@ def test_a_branch_cannot_widen_its_authors_access(capsys, repo):
 def test_approving_needs_review_approve_and_names_it(capsys, repo, tmp_path):
     index = tmp_path / "index"
     code, out, err = run(capsys, "lineage", "analytics.orders", "--project", str(repo), "--base-rev", "HEAD",
-                         "--approved", "--as", "bob", "--index", str(index), "-o", "json")
+                         "--approved", "--as", "bob", "--index", str(index), "--sync", "-o", "json")
     assert code == 7 and err == "prism-lineage: error: credential 'bob' lacks the permission review.approve\n"
     assert json.loads(out)["error"]["code"] == "permission_refused"
     assert not index.exists()  # refused before any work: nothing synced, nothing written
     code, _, _ = run(capsys, "lineage", "analytics.orders", "--project", str(repo), "--base-rev", "HEAD",
-                     "--approved", "--as", "alice", "--index", str(index))
+                     "--approved", "--as", "alice", "--index", str(index), "--sync")
     assert code == 0 and index.exists()  # alice's admin role holds review.approve
     code, _, _ = run(capsys, "lineage", "analytics.orders", "--project", str(repo), "--base-rev", "HEAD",
                      "--approved")
@@ -66,7 +66,8 @@ def test_approving_needs_review_approve_and_names_it(capsys, repo, tmp_path):
 def test_a_refused_credential_writes_no_epoch_and_learns_no_environment(capsys, tmp_path):
     index = tmp_path / "index"
     for env in (None, "staging", "dev"):
-        argv = ["lineage", "analytics.orders", "--project", str(SHOP), "--as", "bob-deploy", "--index", str(index)]
+        argv = ["lineage", "analytics.orders", "--project", str(SHOP), "--as", "bob-deploy", "--index", str(index),
+                "--sync"]
         code, _, err = run(capsys, *argv, *(["--env", env] if env else []))
         assert code == 7 and err == "prism-lineage: error: credential 'bob-deploy' lacks the permission lineage.read\n"
     assert not index.exists()
