@@ -6,6 +6,7 @@ from .errors import (
     AmbiguousTableError,
     InputError,
     InvalidStatementError,
+    NestingTooDeepError,
     ParseError,
     PrismError,
     ResolutionError,
@@ -26,7 +27,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AmbiguousColumnError", "AmbiguousTableError", "Catalog", "Confidence", "Explanation", "FunctionInfo",
     "FunctionRegistry", "InputError",
-    "InvalidStatementError", "LineageGraph", "ParseError", "PrismError", "Relationship", "ResolutionError",
+    "InvalidStatementError", "LineageGraph", "NestingTooDeepError", "ParseError", "PrismError", "Relationship", "ResolutionError",
     "SchemaError", "Transformation", "UnknownColumnError", "UnknownDialectError", "UnknownTableError",
     "UnknownTargetError", "UsageError", "explain", "lineage_graphs", "load_schema",
 ]
