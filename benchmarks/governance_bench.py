@@ -283,7 +283,8 @@ def _cli_figures(project: Project, changed: Project) -> dict:
     with tempfile.TemporaryDirectory() as scratch:
         root, index = Path(scratch) / "project", Path(scratch) / "index"
         write_native(project, root)
-        argv = ["lineage", "impact", "raw.t00000", "--project", str(root), "--index", str(index), "-o", "json"]
+        argv = ["lineage", "impact", "raw.t00000", "--project", str(root), "--index", str(index), "--sync", "-o",
+                "json"]
         SqlReader.read = counted
         try:
             for label, version in (("full_sync_empty_index", None), ("one_statement_changed", changed),

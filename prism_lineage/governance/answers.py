@@ -53,6 +53,7 @@ class EdgeRow(_Answer):
     file: str
     columns: list[ColumnEdge] | None  # None for a declared edge: nothing is traced
     note: str | None = None
+    revision: str | None = None  # a parsed edge: the git commit its statement was read at, when known
 
 
 class LegendEntry(_Answer):

@@ -7,8 +7,12 @@ file that holds the statement and the pipeline or view whose SQL read it.
 
 from __future__ import annotations
 
-from .answers import ExplorerAnswer, ImpactAnswer
+from typing import TYPE_CHECKING
+
 from .statuses import LINE_STYLE, Mark
+
+if TYPE_CHECKING:  # the renderings read attributes only: the store's answers (no pydantic) render too
+    from .answers import ExplorerAnswer, ImpactAnswer
 
 _INDENT = "  "
 
@@ -49,7 +53,8 @@ def render_explorer(answer: ExplorerAnswer) -> str:
     for edge in answer.edges:
         arrow = f"{names.get(edge.source, edge.source_name)} -> {names.get(edge.target, edge.target_name)}"
         lines.append(f"{_INDENT}{arrow}  {edge.mark} ({edge.line})  by the {edge.via}'s "
-                     f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {edge.file}")
+                     f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {edge.file}"
+                     + (f"  read at {edge.revision}" if getattr(edge, "revision", None) else ""))
         for column in edge.columns or ():
             lines.append(f"{_INDENT * 3}{column.source} -> {column.target}  {column.relationship}"
                          f"  {column.transformation}  {column.confidence}")

@@ -31,6 +31,7 @@ class EpochIndex:
         # incremental sync) compares against it instead of reading it again.
         self._state: IndexState | None = None
         self._reader: IndexReader | None = None
+        self.last_delta = None
 
     @property
     def reader(self) -> IndexReader:
@@ -44,7 +45,10 @@ class EpochIndex:
         """Write ``lineage`` as the next epoch; returns its number."""
         current = self._state if self._state is not None and list(self._state.epochs) == self.epochs() else None
         self._state = None
-        return EpochWriter(self.root, self.reader).write(lineage, current=current)
+        writer = EpochWriter(self.root, self.reader)
+        epoch = writer.write(lineage, current=current)
+        self.last_delta = writer.delta  # what the epoch changed: the current store is updated from it
+        return epoch
 
     def epochs(self) -> list[int]:
         """The committed epochs (those whose ``alive`` file was written), oldest first."""

@@ -65,7 +65,10 @@ MERGED_NODES = IndexTable("lineage/nodes", "asset_id", Supersede.LATEST_BY, pa.s
 EDGES = IndexTable("parse/edges", "target_id", Supersede.LATEST_GROUP, pa.schema([
     pa.field("target_id", pa.string(), nullable=False), ("source_id", pa.string()), ("mark", pa.string()),
     ("via", pa.string()), ("file", pa.string()),
-    pa.field("columns", pa.list_(COLUMN_LINK), nullable=False), ("note", pa.string()), INGESTED_AT]))
+    pa.field("columns", pa.list_(COLUMN_LINK), nullable=False), ("note", pa.string()),
+    # Added after v1's first files: the git commit a parsed edge's statement was read at (NULL
+    # in older files, as a missing string is).
+    ("revision", pa.string()), INGESTED_AT]))
 
 SOURCE_LINK = pa.struct([("asset", pa.string()), *[(f.name, f.type) for f in COLUMN_LINK]])
 SEEN_COLUMN = pa.struct([("name", pa.string()), ("type", pa.string())])
