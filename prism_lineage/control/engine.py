@@ -133,7 +133,8 @@ class _Engine:
         self.budget = budget
         self.revision = revision
         self.meta = meta
-        self.connection = sqlite3.connect(self.path, timeout=30.0)
+        # The reader may look columns up from the thread it parses in (a guarded, deeper stack).
+        self.connection = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
 
     def run(self, old: dict, snapshot: dict):
         try:
