@@ -67,6 +67,9 @@ def register(commands) -> None:
                         help="with --index: sync the environment first (as 'prism-lineage sync' does)")
     parser.add_argument("--wait", action="store_true",
                         help="with --sync: wait for another sync of the environment to finish instead of failing")
+    from .sync import add_reading_arguments
+
+    add_reading_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -121,7 +124,8 @@ def _answer_from_store(args) -> str:
         from ..control.sync import sync
 
         summary = sync(args.project, args.index, args.env, wait=args.wait, base=args.base, base_rev=args.base_rev,
-                       approved=args.approved)
+                       approved=args.approved, jobs=args.jobs or None, statement_timeout=args.statement_timeout,
+                       max_statement_bytes=args.max_statement_bytes)
         print(summary.line(), file=sys.stderr)
     found = locate(args.index, args.project, args.env)
     if found.store is None:

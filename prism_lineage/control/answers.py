@@ -79,10 +79,17 @@ class ColumnEdge(_Light):
 
 class EdgeRow(_Light):
     __slots__ = ("source", "target", "source_name", "target_name", "mark", "line", "via", "file", "columns", "note",
-                 "revision")
+                 "revision", "run_id", "seen_at")
     FIELDS = _fields("source:from", "target:to", "source_name:from_name", "target_name:to_name", "mark", "line",
-                     "via", "file", "columns", "note", "revision")
+                     "via", "file", "columns", "note", "revision", "run_id", "seen_at")
     MODEL = "EdgeRow"
+
+    def to_dict(self) -> dict:
+        data = super().to_dict()
+        if self.mark != "observed":  # an observed edge's run and time only (as the model)
+            data.pop("run_id", None)
+            data.pop("seen_at", None)
+        return data
 
 
 class LegendEntry(_Light):

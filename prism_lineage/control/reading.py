@@ -37,6 +37,7 @@ from ..governance.statuses import (
 )
 from .answers import AssetNode, ColumnEdge, EdgeRow, ExplorerAnswer, ImpactAnswer, ImpactAsset, LegendEntry
 from .store import STORE_FILE, StoreError, connect_read
+from ..openlineage.store_view import attach_observed, seen_at_text
 from .viewers import OWNER_KEY, StoredViewer
 
 LINEAGE_READ = "lineage.read"
@@ -61,6 +62,8 @@ class StoreReader:
         self.connection: sqlite3.Connection = connect_read(self.path)
         try:
             self.meta: dict[str, str | None] = dict(self.connection.execute("SELECT key, value FROM meta"))
+            # Observed edges (prism-lineage observe) are rows of their own beside the store's.
+            self.observed = attach_observed(self.connection, self.root)
         except sqlite3.DatabaseError as error:
             self.connection.close()
             raise StoreError(f"{self.path} is not a readable store: {error}") from None
@@ -213,7 +216,7 @@ class StoreReader:
     def marks(self, viewer: StoredViewer, scope: int | None = None) -> dict[str, str]:
         return {Mark.DECLARED.value: MarkStatus.RECORDED.value,
                 Mark.PARSED.value: self._parsed_mark(viewer, scope).value,
-                Mark.OBSERVED.value: MarkStatus.NOT_RECORDED.value}
+                Mark.OBSERVED.value: (MarkStatus.RECORDED if self.observed else MarkStatus.NOT_RECORDED).value}
 
     def _parsed_mark(self, viewer: StoredViewer, scope: int | None) -> MarkStatus:
         """The parsed mark as ``viewer`` is told it: by its cause (``EnvironmentLineage.parsed_mark``)."""
@@ -302,12 +305,13 @@ class StoreReader:
     def _edges_among(self, held: list[int], details: dict[int, tuple], scope: int | None) -> list[EdgeRow]:
         marks = _ids(held)
         rows = self.connection.execute(
-            "SELECT e.src, e.dst, e.mark, e.via, e.file, l.links, e.note, e.revision FROM edges e "
+            "SELECT e.src, e.dst, e.mark, e.via, e.file, coalesce(l.links, e.links_json), e.note, e.revision, "
+            "e.run_id, e.seen_at FROM lineage_edges e "
             f"LEFT JOIN links l ON l.id = e.links WHERE e.src IN ({marks}) AND e.dst IN ({marks}) "
             f"AND {_scoped('e', scope)}").fetchall()
         rows.sort(key=lambda r: (details[r[0]][2], details[r[1]][2], r[2], r[3], r[4]))
         edges = []
-        for src, dst, mark, via, file, links, note, revision in rows:
+        for src, dst, mark, via, file, links, note, revision, run_id, seen_at in rows:
             columns = None
             if links is not None:
                 columns = [ColumnEdge(source=a, target=b, relationship=c, transformation=d, confidence=e)
@@ -316,7 +320,8 @@ class StoreReader:
                     note = NO_COLUMN_NOTE
             edges.append(EdgeRow(source=details[src][1], target=details[dst][1], source_name=details[src][2],
                                  target_name=details[dst][2], mark=mark, line=LINE_STYLE[Mark(mark)], via=via,
-                                 file=file, columns=columns, note=note, revision=revision))
+                                 file=file, columns=columns, note=note, revision=revision, run_id=run_id,
+                                 seen_at=seen_at_text(seen_at)))
         return edges
 
 
@@ -327,9 +332,9 @@ def open_store(index: str | Path, project: str, environment: str) -> StoreReader
     return StoreReader(environment_root(index, project, environment))
 
 
-_DOWN = ("SELECT e.src, e.dst, a.full_name FROM edges e JOIN assets a ON a.id = e.dst "
+_DOWN = ("SELECT e.src, e.dst, a.full_name FROM lineage_edges e JOIN assets a ON a.id = e.dst "
          "WHERE e.src IN ({ids}) AND {scoped}")
-_UP = ("SELECT e.dst, e.src, a.full_name FROM edges e JOIN assets a ON a.id = e.src "
+_UP = ("SELECT e.dst, e.src, a.full_name FROM lineage_edges e JOIN assets a ON a.id = e.src "
        "WHERE e.dst IN ({ids}) AND {scoped}")
 
 
@@ -339,7 +344,8 @@ def _scoped(alias: str, scope: int | None) -> str:
     if scope is None:
         return f"{alias}.scope IS NULL"
     scope = int(scope)
-    return (f"({alias}.scope IS NULL AND {alias}.dst NOT IN (SELECT target FROM scope_targets WHERE scope = {scope}) "
+    # A scope overrides groups of declared and parsed edges; observed edges are rows of their own.
+    return (f"({alias}.mark = 'observed' OR {alias}.scope IS NULL AND {alias}.dst NOT IN (SELECT target FROM scope_targets WHERE scope = {scope}) "
             f"OR {alias}.scope = {scope})")
 
 

@@ -68,6 +68,7 @@ CREATE TABLE scope_assets (
 ) WITHOUT ROWID;
 CREATE TABLE scope_targets (scope INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (scope, target)) WITHOUT ROWID;
 CREATE TABLE scope_ledgers (key TEXT PRIMARY KEY, ledger BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE refused (key TEXT PRIMARY KEY, why TEXT NOT NULL, timeout REAL, max_bytes INTEGER) WITHOUT ROWID;
 """
 
 # What ``meta`` holds (all text; absent: NULL).
@@ -341,5 +342,32 @@ def read_scope_ledgers(path: Path) -> dict:
                                                                                     "scope_ledgers")}
     except sqlite3.Error:
         return {}
+    finally:
+        connection.close()
+
+
+def read_refused(path: Path) -> dict[str, tuple[str, float | None, int | None]]:
+    """Statements a sync refused to read whole (over its budget, or crashing the parser), by
+    statement key: (why, the timeout and size limit it was refused under)."""
+    try:
+        connection = connect_read(path)
+    except (StoreError, sqlite3.Error):
+        return {}
+    try:
+        return {key: (why, timeout, max_bytes) for key, why, timeout, max_bytes in connection.execute(
+            "SELECT key, why, timeout, max_bytes FROM refused")}
+    except sqlite3.Error:
+        return {}
+    finally:
+        connection.close()
+
+
+def write_refused(path: Path, refused: Mapping[str, tuple[str, float | None, int | None]]) -> None:
+    connection = sqlite3.connect(path, timeout=30.0)
+    try:
+        with connection:
+            connection.execute("DELETE FROM refused")
+            connection.executemany("INSERT INTO refused (key, why, timeout, max_bytes) VALUES (?, ?, ?, ?)",
+                                   [(k, *v) for k, v in sorted(refused.items())])
     finally:
         connection.close()

@@ -45,6 +45,10 @@ class SyncSummary:
     seconds: float = 0.0
     held_for_review: bool = False
     store_rebuilt: bool = False
+    workers: int = 0  # worker processes that read statements
+    scope_reads: int = 0  # statements read again for visibility scopes
+    interrupted: bool = False  # the pass was stopped: what it did not read is not read yet
+    parser: str = "ran"  # the parser's state on this pass (governance.statuses.ParserState)
     notes: list[str] = field(default_factory=list)
 
     def line(self) -> str:
@@ -58,8 +62,13 @@ class SyncSummary:
             parts.append(f"{self.not_read} not read yet")
         if self.in_files:
             parts.append(f"{self.in_files} kept in files")
+        scoped = f", {self.scope_reads} read again for what restricted credentials see" if self.scope_reads else ""
+        stopped = "; interrupted: what was not read is not read yet" if self.interrupted else ""
+        if self.parser == "no_parser":
+            stopped = "; the parser could not start: what is new is not read yet"
+        workers = f" with {self.workers} worker{'s' if self.workers != 1 else ''}" if self.workers else ""
         return (f"prism-lineage: synced {where}{at} as epoch {self.epoch}: {self.statements} statements "
-                f"({', '.join(parts)}) in {self.seconds:.2f} s")
+                f"({', '.join(parts)}{scoped}) in {self.seconds:.2f} s{workers}{stopped}")
 
 
 # --- the revision ----------------------------------------------------------------------------
@@ -87,8 +96,14 @@ def git_revision(project_dir: str | Path) -> str | None:
 
 def sync(project_dir: str | Path, index: str | Path, environment: str | None = None, *, wait: bool = False,
          base: str | Path | None = None, base_rev: str | None = None, approved: bool = False,
-         jobs: int = 1, progress=None) -> SyncSummary:
-    """Sync ``environment`` of the project in ``project_dir`` into ``index`` (see the module)."""
+         jobs: int | None = None, statement_timeout: float | None = None, max_statement_bytes: int | None = None,
+         progress=None, start_pool=None) -> SyncSummary:
+    """Sync ``environment`` of the project in ``project_dir`` into ``index`` (see the module).
+
+    ``jobs``: worker processes that read statements (None: every core).  ``statement_timeout``
+    (seconds) and ``max_statement_bytes``: what one statement may cost; over it, it could not be
+    parsed.  ``progress(done, total)``: called as statements are read.  ``start_pool``: how the
+    reading pass starts its workers (tests)."""
     from ..governance.loading import load_project
 
     started = time.perf_counter()
@@ -107,8 +122,12 @@ def sync(project_dir: str | Path, index: str | Path, environment: str | None = N
     env_name = _environment_name(project, standing, environment, approved)
     root = environment_root(index, project.name, env_name)
     revision = git_revision(project_dir)
+    from .reading_pass import ReadingBudget, default_jobs
+
+    options = _Options(jobs or default_jobs(), ReadingBudget(statement_timeout, max_statement_bytes), progress,
+                       start_pool)
     with WriterLock(root, wait=wait):
-        summary = _sync_locked(project, standing, access, env_name, root, revision, approved)
+        summary = _sync_locked(project, standing, access, env_name, root, revision, approved, options)
         write_pointer(index, project_dir, project)
     summary.seconds = time.perf_counter() - started
     return summary
@@ -123,8 +142,16 @@ def _environment_name(project, standing, environment: str | None, approved: bool
     return environment_of(project, environment).name
 
 
+@dataclass(frozen=True)
+class _Options:
+    jobs: int
+    budget: object
+    progress: object
+    start_pool: object
+
+
 def _sync_locked(project, standing, access, environment: str, root: Path, revision: str | None,
-                 approved: bool) -> SyncSummary:
+                 approved: bool, options: _Options) -> SyncSummary:
     import duckdb
 
     from ..governance.rollup import sync as rollup_sync
@@ -150,13 +177,18 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
             from .store import read_scope_ledgers
 
             previous.scoped.update(read_scope_ledgers(root / STORE_FILE))
+        proposed = project.environment(environment)
+        starting, passed = _read_new_statements(project, proposed, previous, root, options, summary)
         if standing is not None:
-            lineage = sync_transition(standing, project, environment, approved=approved, previous=previous,
-                                      scopes=scopes)
+            lineage = sync_transition(standing, project, environment, approved=approved, previous=starting,
+                                      scopes=scopes, parser=passed.parser)
         else:
-            lineage = rollup_sync(project, environment, previous=previous, scopes=scopes)
+            lineage = rollup_sync(project, environment, previous=starting, scopes=scopes, parser=passed.parser)
+        summary.read = sum(1 for k in passed.reads if k not in passed.refused or "bytes" not in passed.refused[k])
+        summary.read += lineage.reads_performed
+        summary.scope_reads = sum(o.reads_performed for o in lineage.scoped.values())
         lineage = _with_revisions(lineage, previous, revision)
-        epoch = index.write(lineage)
+        epoch = index.write(lineage, revision=revision)
         delta = index.last_delta
     except OSError as error:
         raise InputError(f"cannot use the index in {root}: {error.strerror or error}") from None
@@ -164,25 +196,76 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
         raise InputError(f"cannot read the index in {root}: {str(error).splitlines()[0]}") from None
     summary.epoch = epoch
     summary.lineage = lineage  # what the sync computed (not part of the summary's JSON)
-    _count(summary, project, environment, lineage)
+    _count(summary, project, environment, lineage, previous)
     meta = _meta(project, lineage, epoch, revision)
     summary.store_rebuilt = update_store(root, index, lineage, delta, committed, meta, credentials)
+    _remember_refusals(root, lineage, passed, options)
     return summary
 
 
-def _count(summary: SyncSummary, project, environment: str, lineage) -> None:
+def _read_new_statements(project, env, previous, root: Path, options: _Options, summary: SyncSummary):
+    """The reading pass over what the ledger does not hold (``reading_pass.py``), and the lineage
+    the rollup then starts from: the ledger with the pass's reads."""
+    from ..governance.rollup import EnvironmentLineage, asset_id
+    from ..governance.statuses import EnvironmentStatus, ParserState
+    from .reading_pass import read_pass
+    from .store import read_refused
+
+    ledger = dict(previous.ledger) if previous is not None else {}
+    # A statement refused under a smaller budget than this sync's is tried again.
+    for key, (why, timeout, max_bytes) in read_refused(root / STORE_FILE).items():
+        if key in ledger and _budget_grew(why, timeout, max_bytes, options.budget):
+            del ledger[key]
+    ids = {d.full_name: asset_id(project.name, env.name, d.full_name) for d in (*env.tables, *env.views)}
+    passed = read_pass(env, ids, ledger, jobs=options.jobs, budget=options.budget,
+                       progress=options.progress, start_pool=options.start_pool)
+    summary.workers = passed.workers
+    summary.interrupted = passed.interrupted
+    summary.parser = passed.parser.value
+    starting = EnvironmentLineage(project.name, env.name, EnvironmentStatus.COMPUTED, {}, (), ParserState.RAN,
+                                  ledger={**ledger, **passed.reads})
+    if previous is not None:
+        starting.scoped.update(previous.scoped)
+    return starting, passed
+
+
+def _budget_grew(why: str, timeout: float | None, max_bytes: int | None, budget) -> bool:
+    if why.startswith("larger than"):
+        return budget.max_bytes is None or (max_bytes is not None and budget.max_bytes > max_bytes)
+    if why.startswith("took longer"):
+        return budget.timeout is None or (timeout is not None and budget.timeout > timeout)
+    return False  # crashed the parser, or a bug: read again when its SQL changes
+
+
+def _remember_refusals(root: Path, lineage, passed, options: _Options) -> None:
+    """Which statements of the ledger were refused, and under which budget (the store keeps it)."""
+    from .store import read_refused, write_refused
+
+    path = root / STORE_FILE
+    if not path.is_file():
+        return
+    kept = {k: v for k, v in read_refused(path).items() if k in lineage.ledger and k not in passed.reads}
+    budget = options.budget
+    kept.update({k: (why, budget.timeout, budget.max_bytes) for k, why in passed.refused.items()
+                 if k in lineage.ledger})
+    write_refused(path, kept)
+
+
+def _count(summary: SyncSummary, project, environment: str, lineage, previous=None) -> None:
+    from ..governance.sql_reading import statement_key
     from ..governance.statuses import SqlStatus
 
     env = project.environment(environment)
-    statements = [v.sql for v in env.views] + [a.sql for p in env.pipelines for a in p.assets
-                                               if a.writes in lineage.by_name]
-    summary.in_files = sum(1 for sql in statements if sql is None)
-    summary.statements = len(statements) - summary.in_files
-    summary.read = lineage.reads_performed
-    statuses = [r.status for r in lineage.ledger.values()]
-    summary.failed = sum(1 for s in statuses if s is SqlStatus.NOT_PARSED)
-    summary.not_read = sum(1 for a in lineage.assets.values() if a.sql_status is SqlStatus.NOT_READ_YET)
-    summary.unchanged = max(0, summary.statements - summary.read - summary.not_read)
+    statements = [(v.sql, v.dialect or env.dialect) for v in env.views] + [
+        (a.sql, a.dialect or env.dialect) for p in env.pipelines for a in p.assets if a.writes in lineage.by_name]
+    summary.in_files = sum(1 for sql, _ in statements if sql is None)
+    keys = {statement_key(sql, dialect) for sql, dialect in statements if sql is not None}
+    summary.statements = len(keys)
+    before = previous.ledger if previous is not None else {}
+    new = [lineage.ledger[k] for k in keys if k in lineage.ledger and before.get(k) != lineage.ledger[k]]
+    summary.failed = sum(1 for r in new if r.status is SqlStatus.NOT_PARSED)
+    summary.not_read = sum(1 for k in keys if k not in lineage.ledger)
+    summary.unchanged = sum(1 for k in keys if k in lineage.ledger and before.get(k) == lineage.ledger[k])
 
 
 def _with_revisions(lineage, previous, revision: str | None):

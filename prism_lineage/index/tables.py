@@ -88,4 +88,12 @@ STATEMENTS = IndexTable("compile/statements", "asset_id", Supersede.LATEST_GROUP
 ALIVE = IndexTable("alive", "asset_id", Supersede.LATEST_GROUP, pa.schema([
     pa.field("asset_id", pa.string(), nullable=False), INGESTED_AT]))
 
-TABLES = (NODES, READS, MERGED_NODES, EDGES, STATEMENTS, ALIVE)
+# What the pass that wrote each epoch could do (one row per epoch, LatestBy the environment): the
+# parser's state — a pass interrupted, or whose parser could not start, is told to readers by
+# its cause (seed 000) — and the revision it read.  An index written before this table existed
+# reads as a pass that ran.
+PASSES = IndexTable("sync/passes", "environment", Supersede.LATEST_BY, pa.schema([
+    pa.field("environment", pa.string(), nullable=False), ("parser", pa.string()), ("revision", pa.string()),
+    INGESTED_AT]))
+
+TABLES = (NODES, READS, MERGED_NODES, EDGES, STATEMENTS, PASSES, ALIVE)

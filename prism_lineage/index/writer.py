@@ -20,7 +20,7 @@ from .epochs import epochs, release, reserve, reserved, write_atomically
 from .ledger import statement_groups, statement_rows, tombstone
 from .reader import IndexReader
 from .state import IndexState, edge_groups, read_state
-from .tables import ALIVE, COMPILED_COLUMNS, EDGES, MERGED_NODES, NODES, READS, STATEMENTS, TABLES, IndexTable
+from .tables import ALIVE, COMPILED_COLUMNS, EDGES, MERGED_NODES, NODES, PASSES, READS, STATEMENTS, TABLES, IndexTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,7 @@ class EpochWriter:
         self.root = root
         self.reader = reader if reader is not None else IndexReader(root)
         self.delta: EpochDelta | None = None
+        self.revision: str | None = None  # the revision the sync read (the control plane sets it)
 
     def next_epoch(self) -> int:
         """One more than any number used in this index: a table's file (committed or left by a
@@ -97,6 +98,8 @@ class EpochWriter:
         changed = {r["asset_id"] for r in node_delta} | {r["asset_id"] for r in read_delta}
         merged = self._merged(changed, nodes, reads)
         self._write(MERGED_NODES, merged, epoch, now, always=True)
+        self._write(PASSES, [{"environment": lineage.environment, "parser": lineage.parser.value,
+                              "revision": self.revision}], epoch, now, always=True)
         self._write(ALIVE, [{"asset_id": a} for a in sorted(nodes)], epoch, now, always=True)
         self.delta = EpochDelta(epoch, [lineage.assets[a] for a in sorted(changed) if a in lineage.assets],
                                 sorted(set(current.assets) - set(lineage.assets)),

@@ -151,11 +151,13 @@ def test_a_second_writer_fails_clearly_or_waits(capsys, tmp_path):
     assert run(capsys, "sync", "--project", str(SHOP), "--index", str(index), "--env", "prod", "--wait")[0] == 0
 
 
-def _sync_in_a_process(project, index, wait) -> int:
-    from prism_lineage.cli import main as cli_main
-
-    argv = ["sync", "--project", project, "--index", index, "--env", "prod"] + (["--wait"] if wait else [])
-    return cli_main(argv)
+def _racing(index, wait: bool, count: int = 2) -> list[int]:
+    """``count`` sync processes of one environment started together; their exit codes."""
+    argv = ["sync", "--project", str(SHOP), "--index", str(index), "--env", "prod", "--jobs", "1"]
+    code = f"import sys\nfrom prism_lineage.cli import main\nsys.exit(main({argv + (['--wait'] if wait else [])!r}))"
+    processes = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                 for _ in range(count)]
+    return [p.wait(timeout=300) for p in processes]
 
 
 @pytest.mark.parametrize("round_", range(3))
@@ -163,19 +165,16 @@ def test_two_processes_racing_never_share_an_epoch(tmp_path, round_):
     """Repeated: two syncs of one environment start together; with --wait both commit, each its
     own epoch, and the store is the newest one's."""
     index = tmp_path / "index"
-    context = multiprocessing.get_context("fork")
-    with context.Pool(2) as pool:
-        codes = pool.starmap(_sync_in_a_process, [(str(SHOP), str(index), True)] * 2)
-    assert codes == [0, 0]
+    assert _racing(index, wait=True) == [0, 0]
     root = index / "shop" / "prod"
     assert EpochIndex(root).epochs() == [1, 2]
     from prism_lineage.control.store import read_meta
 
     assert read_meta(root / "current.sqlite3")["epoch"] == "2"
-    with context.Pool(2) as pool:  # without --wait: one commits, the other is refused, nothing is lost
-        codes = sorted(pool.starmap(_sync_in_a_process, [(str(SHOP), str(index), False)] * 2))
+    codes = sorted(_racing(index, wait=False))  # without --wait: one commits, the other is refused, nothing lost
     assert codes in ([0, 0], [0, 3])
     assert EpochIndex(root).epochs() == list(range(1, 3 + codes.count(0)))
+    assert read_meta(root / "current.sqlite3")["epoch"] == str(2 + codes.count(0))
 
 
 def test_epoch_numbers_are_allocated_atomically_without_the_lock(tmp_path):
