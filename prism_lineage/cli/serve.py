@@ -3,7 +3,7 @@
 ::
 
     prism-lineage serve --index DIR [--project DIR] [--env ENV] [--host 127.0.0.1] [--port N]
-                        [--as CREDENTIAL | --credentials FILE] [--poll SECONDS]
+                        [--as CREDENTIAL | --credentials FILE] [--mapping FILE] [--poll SECONDS]
 
 Answers come from the environment's current store in the index (``prism-lineage sync``), read
 per request for the request's credential; the API's JSON is the CLI's ``-o json``, byte for
@@ -40,6 +40,9 @@ def register(commands) -> None:
     who.add_argument("--credentials", metavar="FILE", default=None,
                      help="a YAML file mapping credential names to secrets: people log in with them, API clients "
                           "send 'Authorization: Bearer <secret>' (keep it out of git)")
+    parser.add_argument("--mapping", metavar="FILE", default=None,
+                        help="for POST /api/v1/lineage: how OpenLineage dataset names map to assets (as observe "
+                             "--mapping)")
     parser.add_argument("--poll", type=float, default=2.0, metavar="SECONDS",
                         help="with --project: how often to look at the checkout's revision (default 2)")
     parser.set_defaults(run=run)
@@ -55,7 +58,7 @@ def run(args) -> int:
     if args.poll <= 0:
         raise UsageError(f"--poll {args.poll} must be a positive number of seconds")
     app, explorer = build(index=args.index, project=args.project, environment=args.env, credential=args.credential,
-                          credentials=args.credentials, poll=args.poll)
+                          credentials=args.credentials, poll=args.poll, mapping=args.mapping)
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -79,4 +82,5 @@ def run(args) -> int:
     finally:
         if explorer.watcher is not None:
             explorer.watcher.stop()
+        explorer.observations.close()
     return 0

@@ -289,3 +289,58 @@ def _commit(project_dir: str, revision: str) -> str:
     if found.returncode != 0 or not found.stdout.strip():
         raise UsageError(f"'{revision}' is not a commit of the project's repository")
     return found.stdout.strip()
+
+
+# --- observations in: POST /api/v1/lineage ---------------------------------------------------------
+
+LINEAGE_WRITE = "lineage.write"
+
+
+class Observations:
+    """``POST /api/v1/lineage``: one OpenLineage event, recorded as observed edges of the
+    environment (``openlineage.ingest.Ingestor.post_lineage``, the path Marquez takes, so
+    OpenLineage clients can point at this server).  Recording writes, so the credential must
+    hold ``lineage.write`` (the project owner holds every permission)."""
+
+    def __init__(self, mapping: str | None = None):
+        import threading
+
+        self.mapping = mapping
+        self._lock = threading.Lock()
+        self._ingestor = None
+        self._for: tuple | None = None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._ingestor is not None:
+                self._ingestor.close()
+                self._ingestor = None
+
+    def post(self, where: Located, credential: str | None, body: bytes) -> Reply:
+        try:
+            return self._post(where, credential, body)
+        except PrismError as error:
+            return refusal(error)
+
+    def _post(self, where: Located, credential: str | None, body: bytes) -> Reply:
+        from ..control.reading import StoreReader
+
+        if where.store is None:
+            raise InputError(f"{where.project}/{where.environment} has not been synced yet: its assets are not known, "
+                             "so no event can be recorded")
+        with StoreReader(where.root) as reader:
+            reader.viewer(credential).require(LINEAGE_WRITE)
+            epoch = reader.meta.get("epoch")
+            assets = dict(reader.connection.execute("SELECT full_name, asset_id FROM assets"))
+        with self._lock:
+            key = (str(where.root), epoch)
+            if self._ingestor is None or self._for != key:  # the assets change with each sync
+                if self._ingestor is not None:
+                    self._ingestor.close()
+                from ..openlineage.ingest import Ingestor
+                from ..openlineage.naming import load_mapping
+
+                self._ingestor = Ingestor(where.root, assets, rules=load_mapping(self.mapping, where.environment))
+                self._for = key
+            status, answer = self._ingestor.post_lineage(body)
+        return Reply(status, json.dumps(answer, indent=2) + "\n")

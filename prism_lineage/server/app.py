@@ -8,7 +8,8 @@ Addresses (docs/explorer.md):
 * ``/api/v1/lineage?asset=…&direction=…&depth=…``, ``/api/v1/impact?asset=…``,
   ``/api/v1/assets?q=…`` — the CLI's ``-o json`` answers, byte for byte (``answers.py``);
   ``/api/v1/review?base=…&state=…`` — ``prism-lineage review -o json``; ``/api/v1/status`` —
-  which sync the answers are as of and whether one is running.
+  which sync the answers are as of and whether one is running;
+* ``POST /api/v1/lineage`` — one OpenLineage event recorded as observed edges (``lineage.write``).
 
 Every answer is read per request for the request's credential (``auth.py``): the page holds
 nothing the credential may not see, because nothing else is ever sent to it.
@@ -32,6 +33,7 @@ from .answers import Located, Reply
 from .auth import SESSION_COOKIE, Authority, LoginRequired
 
 HERE = Path(__file__).resolve().parent
+MAX_EVENT_BYTES = 2 * 1024 * 1024  # openlineage.events.MAX_EVENT_BYTES: one event, as `observe` takes it
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 # The pages load scripts and styles from this server only; no inline script runs.
 SECURITY_HEADERS = {
@@ -46,10 +48,11 @@ SECURITY_HEADERS = {
 class Explorer:
     """What one server serves: an environment of an index, and how it decides credentials."""
 
-    def __init__(self, where: Located, authority: Authority, watcher=None):
+    def __init__(self, where: Located, authority: Authority, watcher=None, observations=None):
         self.where = where
         self.authority = authority
         self.watcher = watcher
+        self.observations = observations or answers.Observations()
 
     def relocate(self) -> None:
         """After a sync: the project may have been synced for the first time."""
@@ -105,6 +108,22 @@ def create_app(explorer: Explorer) -> Starlette:
 
     def api_status(request: Request, credential):
         return Reply(200, json.dumps(explorer.status(), indent=2) + "\n")
+
+    async def api_observe(request: Request) -> Response:
+        try:
+            credential = credential_or_none(request)
+        except LoginRequired as error:
+            body = answers.refusal_json("login_required", str(error))
+            return _json(Reply(401, body), {"WWW-Authenticate": 'Bearer realm="prism-lineage"'})
+        limit = MAX_EVENT_BYTES + 1  # read no more than it takes to know a body is too large
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) >= limit:
+                break
+        from starlette.concurrency import run_in_threadpool
+
+        return _json(await run_in_threadpool(explorer.observations.post, explorer.where, credential, bytes(body)))
 
     def page(template: str, title: str):
         def endpoint(request: Request) -> Response:
@@ -177,7 +196,8 @@ def create_app(explorer: Explorer) -> Starlette:
         Route("/changes", page("changes.html", "Change set")),
         Route("/login", login, methods=["GET", "POST"]),
         Route("/logout", logout, methods=["POST"]),
-        Route("/api/v1/lineage", api(api_lineage)),
+        Route("/api/v1/lineage", api(api_lineage), methods=["GET", "HEAD"]),
+        Route("/api/v1/lineage", api_observe, methods=["POST"]),
         Route("/api/v1/impact", api(api_impact)),
         Route("/api/v1/assets", api(api_assets)),
         Route("/api/v1/review", api(api_review)),

@@ -8,7 +8,7 @@ from .auth import Authority, Credentials
 
 
 def build(*, index: str, project: str | None = None, environment: str | None = None, credential: str | None = None,
-          credentials: str | None = None, poll: float = 2.0, watch: bool = True):
+          credentials: str | None = None, poll: float = 2.0, watch: bool = True, mapping: str | None = None):
     """The Starlette application and its :class:`~prism_lineage.server.app.Explorer`."""
     from .app import Explorer, create_app
     from .syncing import RevisionWatcher
@@ -35,7 +35,11 @@ def build(*, index: str, project: str | None = None, environment: str | None = N
     else:
         authority = Authority()  # no access policy: the project owner's view, as the CLI answers
     watcher = None
-    explorer = Explorer(where, authority)
+    if mapping is not None:
+        from ..openlineage.naming import load_mapping
+
+        load_mapping(mapping, where.environment)  # a malformed file is refused now, not at the first event
+    explorer = Explorer(where, authority, observations=answers.Observations(mapping))
     if project is not None and watch:
         watcher = RevisionWatcher(project, index, where.environment, interval=poll, on_synced=explorer.relocate)
         explorer.watcher = watcher

@@ -108,7 +108,12 @@
     const whose = edge.via === "view" ? "the view's" : "the pipeline's";
     if (edge.mark === "declared") return `declared by ${whose} declaration`;
     if (edge.mark === "parsed") return `parsed from ${whose} SQL`;
-    if (edge.mark === "observed") return "observed in a run";
+    if (edge.mark === "observed") {
+      const source = edge.via === "query log" ? "the query log" : "a run";
+      const when = edge.seen_at ? ` at ${edge.seen_at}` : "";
+      const run = edge.run_id ? ` (run ${edge.run_id})` : "";
+      return `observed in ${source}${when}${run}`;
+    }
     return edge.mark;
   }
 
