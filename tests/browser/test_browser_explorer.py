@@ -369,3 +369,62 @@ def test_not_computed_is_said_in_words_never_an_empty_graph(browser, tmp_path):
     finally:
         context.close()
         server.stop()
+
+
+def test_a_change_set_page_shows_each_held_table_with_its_impact(browser, tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    project = tmp_path / "repo" / "shop"
+    shutil.copytree(SHOP, project)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-C", str(tmp_path / "repo")]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "base"], check=True)
+    table = project / "tables" / "analytics_orders.yaml"
+    import yaml
+
+    document = yaml.safe_load(table.read_text())
+    document["columns"].pop()
+    table.write_text(yaml.safe_dump(document))
+    server = Server("--index", str(tmp_path / "index"), "--project", str(project), "--as", "bob", "--poll", "3600")
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/changes?base=HEAD&state=proposed")
+        drawn(page, timeout=120_000)
+        answer = json.loads(page.request.get(f"{server.url}/api/v1/review?base=HEAD&state=proposed").text())
+        assert answer["waits_for_approval"] and page.inner_text("#verdict") == "waits for approval"
+        assert "analytics.orders" in page.inner_text("#held")
+        section = page.locator('section.impact-section[data-table="analytics.orders"]')
+        count = section.locator(".impact-count").inner_text()
+        impact = answer["impact"][0]
+        assert count.startswith(f"at least {impact['count']} ") and impact["at_least"]
+        listed = section.locator("tr[data-name]").evaluate_all("rs => rs.map(r => r.dataset.name)")
+        assert sorted(listed) == sorted(a["name"] for a in impact["assets"])
+        assert "finance.board_report" not in page.content()  # bob may not see it
+        page.goto(f"{server.url}/changes")
+        drawn(page)
+        assert "Name the base" in page.inner_text("#choose")
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_the_dbt_fixture_is_explored_as_the_owner_without_a_login(browser, tmp_path):
+    from browser_helpers import DBT
+
+    index = sync_into(DBT, tmp_path / "index")
+    server = Server("--index", str(index))
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        explorer(page, server.url, "main.orders", "both", 3)
+        names = page.eval_on_selector_all("#lineage-graph g.node", "gs => gs.map(g => g.dataset.name)")
+        assert "main.orders" in names and "raw.orders" in names
+        assert page.inner_text("#credential") == "the project owner"
+    finally:
+        context.close()
+        server.stop()

@@ -409,6 +409,7 @@
     }
     panel.replaceChildren(...impactContent(body));
     panel.dataset.asset = body.asset;
+    panel.scrollIntoView({ block: "nearest" });
   }
 
   function impactContent(answer) {
@@ -507,6 +508,7 @@
 
   function showEdge(view, edge) {
     view.edgePanel.replaceChildren(...edgeContent(edge));
+    view.edgePanel.scrollIntoView({ block: "nearest" });
   }
 
   function edgeContent(edge) {
