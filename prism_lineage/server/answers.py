@@ -261,9 +261,9 @@ def review(where: Located, credential: str | None, base_rev: str | None, state: 
         if state not in CHANGE_SET_STATES:
             raise UsageError(f"state '{state}' is not one of {', '.join(CHANGE_SET_STATES)}")
         # As cli/review.py's run: who may see what is read at the base.
-        commit = _commit(where.project_dir, base_rev)
+        # cli/lineage.py's checkout verifies the revision names a commit and passes only its id to git.
         with tempfile.TemporaryDirectory(prefix="prism-review-") as scratch:
-            base = checkout(where.project_dir, commit, Path(scratch))
+            base = checkout(where.project_dir, base_rev, Path(scratch))
             _, access = load_project(base)
             answer = review_change(base, where.project_dir, viewer_for(access, credential), where.environment,
                                    state)
@@ -271,24 +271,6 @@ def review(where: Located, credential: str | None, base_rev: str | None, state: 
     except PrismError as error:
         return refusal(error)
 
-
-def _commit(project_dir: str, revision: str) -> str:
-    """The commit ``revision`` names in the project's repository: a revision from an address
-    reaches git only as a checked commit id, never as an option."""
-    import re
-    import subprocess
-
-    if len(revision) > 200 or not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9._/~^@{}+-]*", revision):
-        raise UsageError(f"'{revision}' is not a git revision")
-    try:
-        found = subprocess.run(["git", "-C", str(Path(project_dir).resolve()), "rev-parse", "--verify", "--quiet",
-                                "--end-of-options", f"{revision}^{{commit}}"], capture_output=True, text=True,
-                               timeout=30)
-    except (OSError, subprocess.SubprocessError) as error:
-        raise InputError(f"cannot read the project's git history: {error}") from None
-    if found.returncode != 0 or not found.stdout.strip():
-        raise UsageError(f"'{revision}' is not a commit of the project's repository")
-    return found.stdout.strip()
 
 
 # --- observations in: POST /api/v1/lineage ---------------------------------------------------------

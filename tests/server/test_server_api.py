@@ -179,3 +179,26 @@ def test_status_names_the_sync_the_answers_are_as_of(shop_index, logins):
     assert status["project"] == "shop" and status["environment"] == "prod" and status["synced"] is True
     answer = logins.get("/api/v1/lineage", params={"asset": "marts.revenue_by_country"}, headers=bearer("dave"))
     assert answer.json()["as_of"] == status["as_of"]
+
+
+def test_a_change_set_is_the_clis_review(tmp_path, capsys):
+    import yaml
+
+    from server_helpers import copy_project, git_commit
+
+    project = copy_project(SHOP, tmp_path / "repo" / "shop")
+    git_commit(tmp_path / "repo")
+    table = project / "tables" / "analytics_orders.yaml"
+    document = yaml.safe_load(table.read_text())
+    document["columns"].pop()
+    table.write_text(yaml.safe_dump(document))
+    index = sync_into(project, tmp_path / "index")
+    for credential in ("bob", "dave", "alice"):
+        served = client(index, project=project, credential=credential)
+        for base, state in (("HEAD", "proposed"), ("HEAD", "draft"), ("no-such-rev", "proposed"),
+                            ("--output=/tmp/x", "proposed")):
+            response = served.get("/api/v1/review", params={"base": base, "state": state})
+            _, out = cli_json(capsys, "review", f"--base-rev={base}", "--state", state, "--project", str(project),
+                              "--env", "prod", "--as", credential, "-o", "json")
+            assert response.text == out, (credential, base, state)
+    assert json.loads(served.get("/api/v1/review", params={"base": "HEAD"}).text)["waits_for_approval"] is True
