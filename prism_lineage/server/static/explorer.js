@@ -224,28 +224,25 @@
     const byId = new Map(nodes.map((n) => [n.asset.id, n]));
     const graph = {
       id: "root",
+      // Edge labels are not given to ELK: placing them multiplies the layout's time (1.2-2.2 s
+      // against 70 ms for 100 assets and 140 edges, measured in chromium); each mark's word is
+      // written on its edge's longest segment instead, between lines spaced to hold it.
       layoutOptions: {
         "elk.algorithm": "layered",
         "elk.direction": "RIGHT",
         "elk.edgeRouting": "ORTHOGONAL",
-        "elk.layered.spacing.nodeNodeBetweenLayers": "70",
+        "elk.layered.spacing.nodeNodeBetweenLayers": "90",
         "elk.layered.spacing.edgeNodeBetweenLayers": "16",
+        "elk.layered.spacing.edgeEdgeBetweenLayers": "14",
         "elk.spacing.nodeNode": "22",
-        "elk.spacing.edgeEdge": "8",
-        "elk.spacing.edgeLabel": "2",
-        "elk.edgeLabels.placement": "CENTER",
-        "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
-        "elk.layered.nodePlacement.strategy": "NETWORK_SIMPLEX",
+        "elk.spacing.edgeEdge": "14",
         "elk.padding": "[top=16,left=16,bottom=16,right=16]",
       },
       children: nodes.map((n) => ({ id: n.asset.id, width: n.width, height: n.height })),
       edges: answer.edges
         .map((edge, index) => ({ edge, index }))
         .filter(({ edge }) => byId.has(edge.from) && byId.has(edge.to))
-        .map(({ edge, index }) => ({
-          id: "e" + index, sources: [edge.from], targets: [edge.to],
-          labels: [{ id: "l" + index, text: edge.mark, width: Math.ceil(textWidth(edge.mark, SMALL)) + 6, height: 14 }],
-        })),
+        .map(({ edge, index }) => ({ id: "e" + index, sources: [edge.from], targets: [edge.to] })),
     };
     const laid = await new ELK().layout(graph);
     const width = Math.ceil(laid.width || 200);
@@ -282,10 +279,10 @@
       group.append(svg("title", { text: words }));
       group.append(svg("path", { d, class: "edge-hit" }));
       group.append(svg("path", { d, class: "edge-line", "stroke-dasharray": DASH[edge.line], "marker-end": "url(#arrow)" }));
-      for (const label of laidEdge.labels || []) {
-        group.append(svg("rect", { x: label.x - 1, y: label.y, width: label.width + 2, height: label.height, class: "edge-label-bg" }));
-        group.append(svg("text", { x: label.x + label.width / 2, y: label.y + label.height - 3, class: "edge-label", "text-anchor": "middle", text: label.text }));
-      }
+      const spot = labelSpot(points);
+      const labelWidth = Math.ceil(textWidth(edge.mark, SMALL)) + 4;
+      group.append(svg("rect", { x: spot.x - labelWidth / 2, y: spot.y - 11, width: labelWidth, height: 12, class: "edge-label-bg" }));
+      group.append(svg("text", { x: spot.x, y: spot.y - 2, class: "edge-label", "text-anchor": "middle", text: edge.mark }));
       group.addEventListener("click", () => showEdge(view, edge));
       edgeLayer.append(group);
     }
@@ -308,7 +305,8 @@
       });
       group.addEventListener("click", () => { setFocus(view, asset.id); drawing.focus({ preventScroll: true }); });
       nodeLayer.append(group);
-      view.positions.set(asset.id, { x: child.x + child.width / 2, y: child.y + child.height / 2, asset });
+      view.positions.set(asset.id, { left: child.x, right: child.x + child.width, x: child.x + child.width / 2,
+        y: child.y + child.height / 2, asset });
       view.order.push(asset.id);
     }
 
@@ -319,6 +317,24 @@
     setFocus(view, askedId(view), { quiet: true });
     performance.mark("lineage-drawn");
     document.body.dataset.state = "drawn";
+  }
+
+  /** Where an edge's word goes: just above the middle of its longest horizontal segment (or,
+   *  when it has none, beside the middle of its longest segment). */
+  function labelSpot(points) {
+    let best = null;
+    let bestLength = -1;
+    for (let i = 1; i < points.length; i++) {
+      const a = points[i - 1];
+      const b = points[i];
+      const horizontal = Math.abs(a.y - b.y) < 0.5;
+      const length = Math.hypot(b.x - a.x, b.y - a.y) + (horizontal ? 1e6 : 0);
+      if (length > bestLength) { bestLength = length; best = [a, b, horizontal]; }
+    }
+    const [a, b, horizontal] = best;
+    const x = (a.x + b.x) / 2;
+    const y = (a.y + b.y) / 2;
+    return horizontal ? { x, y } : { x: x + 20, y: y + 6 };
   }
 
   function askedId(view) {
@@ -359,16 +375,21 @@
     }
   }
 
-  /** The asset nearest in the arrow's direction: along it first, across it weighed three times. */
+  /** The asset nearest in the arrow's direction: along it first, across it weighed three times.
+   *  Left and right step to another layer (ELK's layers never overlap across the page: an asset
+   *  is to the right when it starts after this one ends); up and down stay near the column. */
   function neighbour(view, [dx, dy]) {
     const here = view.positions.get(view.current);
     let best = null;
     let bestCost = Infinity;
     for (const [id, there] of view.positions) {
       if (id === view.current) continue;
-      const along = dx ? (there.x - here.x) * dx : (there.y - here.y) * dy;
-      const across = dx ? Math.abs(there.y - here.y) : Math.abs(there.x - here.x);
-      if (along <= 1) continue;
+      let along;
+      let across;
+      if (dx > 0) { along = there.left - here.right; across = Math.abs(there.y - here.y); }
+      else if (dx < 0) { along = here.left - there.right; across = Math.abs(there.y - here.y); }
+      else { along = (there.y - here.y) * dy; across = Math.abs(there.x - here.x); }
+      if (along < (dx ? 0 : 1)) continue;
       const cost = along + 3 * across;
       if (cost < bestCost || (cost === bestCost && there.asset.name < best.asset.name)) {
         bestCost = cost;
