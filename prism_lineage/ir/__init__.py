@@ -25,6 +25,7 @@ from .expressions import (
 from .generators import GeneratedColumn, GeneratedRole, Generator
 from .ids import IdAllocator, column_id, field_id
 from .modify import Matched, Modify, WriteAction, WriteClause
+from .ordering import ORDER_KEEPING, ordered_by
 from .origin import Origin, SourceText
 from .relations import (
     Aggregate,

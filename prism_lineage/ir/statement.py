@@ -48,3 +48,4 @@ class Statement:
     writes: tuple[WrittenColumn, ...] | None = None
     uncertain: tuple[Uncertainty, ...] = field(default=())
     ingress: tuple[IngressOrigin, ...] = field(default=())
+    ordering: tuple[str, ...] | None = None

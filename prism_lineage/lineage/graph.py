@@ -11,11 +11,12 @@ from ..ir import (
     Origin,
     Relation,
     Statement,
+    ordered_by,
     walk_relations,
 )
 from ..ir.expressions import Expr, iter_tree
 from ..ir.walk import expressions_of
-from .edges import Edge, Link, column_name
+from .edges import ROW_LINKS, Edge, Link, column_name
 from .resolve import EndToEnd
 from .rules import RuleContext, plan_edges
 
@@ -35,6 +36,15 @@ class Target:
     parent: str | None = None  # the relation that creates a field
 
 
+def result_ordering(statement: Statement) -> frozenset[str]:
+    """The Sort operators whose order the statement's result shows: as the frontend said, or
+    the order the root's rows are in."""
+    if statement.ordering is not None:
+        return frozenset(statement.ordering)
+    order = ordered_by(statement.root) if statement.root is not None else None
+    return frozenset((order.id,)) if order is not None else frozenset()
+
+
 class LineageGraph:
     """Plan-level lineage of one statement (rules applied to every operator)."""
 
@@ -45,7 +55,7 @@ class LineageGraph:
 
     @classmethod
     def of(cls, statement: Statement, functions=None) -> "LineageGraph":
-        ctx = RuleContext(functions)
+        ctx = RuleContext(functions, result_ordering(statement))
         if statement.root is not None:
             plan_edges(statement.root, ctx)
         # Provenance from an external client plan: links, never lineage (EndToEnd follows
@@ -102,7 +112,7 @@ class LineageGraph:
         import networkx as nx
 
         graph = self.to_networkx()
-        provenance = [(u, v, k) for u, v, k, link in graph.edges(keys=True, data="link") if link not in (None, "flow")]
+        provenance = [(u, v, k) for u, v, k, link in graph.edges(keys=True, data="link") if link is not None and link not in ROW_LINKS]
         graph.remove_edges_from(provenance)
         return nx.ancestors(graph, target)
 

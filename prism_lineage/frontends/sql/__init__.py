@@ -7,6 +7,7 @@ knows every scope, and resolving once is both faster and lets errors name the ca
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ...catalog import Catalog
 from ...ir import SourceText, Statement
@@ -14,7 +15,7 @@ from .context import LoweringContext
 from .dialects import Normalizer, get_dialect, known_dialects
 from .parsing import parse_statements
 from .scripts import ScriptCatalog
-from .statements import lower_statement
+from .statements import lower_statement, result_query
 
 __all__ = ["lower_sql", "ScriptLowering", "known_dialects"]
 
@@ -56,7 +57,11 @@ class ScriptLowering:
                                   dialect=sql_dialect, functions=functions, through_script=through_script,
                                   source=text)
             script.begin(ctx)
-            yield script.record(lower_statement(node, ctx), node, ctx)
+            ctx.result_query(result_query(node))
+            statement = lower_statement(node, ctx)
+            if statement.root is not None and statement.ordering is None:
+                statement = replace(statement, ordering=ctx.ordering)
+            yield script.record(statement, node, ctx)
 
     def line(self, index: int) -> int | None:
         """The line of the first token of statement ``index`` (1-based), if the parser kept it."""

@@ -403,6 +403,7 @@ class ExpressionLowerer:
         distinct = False
         star = False
         order_by: tuple[SortKey, ...] = ()
+        limit: Expr | None = None
         args: list[Expr] = []
         arguments = list(node.args.items())
         if isinstance(node, exp.WithinGroup):
@@ -412,6 +413,12 @@ class ExpressionLowerer:
             for item in items:
                 if not isinstance(item, exp.Expression) or isinstance(item, exp.DataType):
                     continue
+                if isinstance(item, exp.Limit) and item.this is not None:
+                    # ``ARRAY_AGG(x ORDER BY y LIMIT 5)`` (BigQuery, DuckDB): the first values
+                    # in the ORDER BY's order; the count is not a value of the aggregate.
+                    count = item.args.get("expression")
+                    limit = self.lower(count, mode) if count is not None else None
+                    item = item.this
                 if isinstance(item, exp.Star):
                     star = True
                 elif isinstance(item, exp.Distinct):
@@ -429,7 +436,8 @@ class ExpressionLowerer:
             origin = self.ctx.join(origin, arg.origin)
         type_ = _aggregate_type(name, args)
         return AggregateCall(
-            self.ctx.ids.new("agg", origin), origin, type_, name, tuple(args), distinct, filter_expr, order_by, star
+            self.ctx.ids.new("agg", origin), origin, type_, name, tuple(args), distinct, filter_expr, order_by, star,
+            limit,
         )
 
     def filtered_aggregate(self, node: exp.Filter, mode: Mode) -> Expr:

@@ -39,7 +39,7 @@ from .names import table_parts
 from .policies import apply_policies
 from .semantic_views import semantic_view_item
 from .scripts import script_read
-from .select import SelectState, lower_select
+from .select import SelectState, lower_select, picks_rows
 
 
 # --- common table expressions -------------------------------------------------------------
@@ -229,8 +229,12 @@ class QueryLowerer:
         order = node.args.get("order")
         if order is not None:
             keys = tuple(self._output_sort_key(o, relation) for o in order.expressions)
-            origin = self.ctx.join(keys[0].expr.origin, keys[-1].expr.origin)
-            relation = Sort(self.ctx.ids.new("sort", origin), origin, relation, keys)
+            # Only a row limit or the statement's result sees the order (as in lower_select).
+            if self.ctx.is_result(node) or picks_rows(node):
+                origin = self.ctx.join(keys[0].expr.origin, keys[-1].expr.origin)
+                relation = Sort(self.ctx.ids.new("sort", origin), origin, relation, keys)
+                if self.ctx.is_result(node):
+                    self.ctx.ordering = (relation.id,)
         return self.apply_limit(node, relation, outer, env)
 
     def _output_sort_key(self, ordered: exp.Ordered, relation: Relation) -> SortKey:
@@ -405,6 +409,8 @@ class QueryLowerer:
         side = str(join.args.get("side") or "").upper()
         kind_text = str(join.args.get("kind") or "").upper()
         entry.kind = _JOIN_KINDS.get((side, kind_text), JoinKind.INNER)
+        if isinstance(item, exp.Lateral) and item.args.get("cross_apply") is False:
+            entry.kind = JoinKind.LEFT  # T-SQL's OUTER APPLY keeps every left row
         # A derived table or VALUES list keeps no position of its own: use its first token's.
         origin = ctx.origin(item.this if isinstance(item, exp.Table) else item) or _first_origin(ctx, item)
         entry.origin = origin

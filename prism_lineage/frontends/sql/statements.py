@@ -36,6 +36,16 @@ _NO_DATA: dict[type, str] = {
 }
 
 
+def result_query(node: exp.Expression) -> exp.Expression | None:
+    """The query whose rows a statement returns or writes (its ORDER BY orders the result)."""
+    if isinstance(node, (exp.Query, exp.Subquery, exp.Values)):
+        return node
+    if isinstance(node, (exp.Insert, exp.Create)):
+        query = node.expression
+        return query if isinstance(query, (exp.Query, exp.Subquery)) else None
+    return None
+
+
 def lower_statement(node: exp.Expression, ctx: LoweringContext) -> Statement:
     if isinstance(node, exp.Select) and node.args.get("into") is not None:
         return writes.lower_select_into(node, ctx)

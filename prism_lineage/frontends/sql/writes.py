@@ -237,6 +237,7 @@ def lower_select_into(node: exp.Select, ctx: LoweringContext) -> Statement:
     table_node = table_of(into.this)
     query = node.copy()
     query.set("into", None)
+    ctx.result_query(query)
     queries = QueryLowerer(ctx)
     root = queries.lower_query(query, None, CteEnv())
     if table_node is None:
