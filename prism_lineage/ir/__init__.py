@@ -47,6 +47,8 @@ from .relations import (
     Sort,
     Values,
     Window,
+    position_matches,
+    stands_for_columns,
 )
 from .statement import Statement, Uncertainty, WrittenColumn
 from .walk import Transformed, transform, walk_relations

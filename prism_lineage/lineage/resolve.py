@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .edges import Edge, Link
 from .kinds import Confidence, Relationship, Transformation, strongest, surest, weakest
-from .paths import extend, names_a_star
+from .paths import UNKNOWN_PART, extend, names_a_star
 
 # A source: (transformation, confidence, reason).
 Found = tuple[Transformation, Confidence, "str | None"]
@@ -168,13 +168,16 @@ class EndToEnd:
         else:
             result = {}
             for edge in edges:
+                # Paired with a part not known (a set operation by position): that pairing is
+                # the reason to give, before the source's own.
+                pairing = edge.path == UNKNOWN_PART
                 for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
                     if names_a_star(column, edge.path):
                         confidence, reason = _EXACT, None
                     _merge(result, extend(column, _path_through(edge.path, transformation)), (
                         strongest(transformation, edge.transformation),
                         weakest(confidence, edge.confidence),
-                        reason or edge.reason,
+                        (edge.reason or reason) if pairing else (reason or edge.reason),
                     ))
         self._active.discard(marker)
         self._values[target] = result

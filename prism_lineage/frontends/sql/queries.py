@@ -29,6 +29,8 @@ from ...ir import (
     SortKey,
     Values,
     field_id,
+    position_matches,
+    stands_for_columns,
 )
 from ...ir.expressions import Subquery, children
 from .context import LoweringContext, ScanBuilder
@@ -40,6 +42,7 @@ from .policies import apply_policies
 from .semantic_views import semantic_view_item
 from .scripts import script_read
 from .select import SelectState, lower_select, picks_rows
+from .set_operations import by_name
 
 
 # --- common table expressions -------------------------------------------------------------
@@ -202,10 +205,12 @@ class QueryLowerer:
         ctx = self.ctx
         left = self.lower_query(node.this, outer, env)
         right = self.lower_query(node.expression, outer, env)
-        if len(left.fields) != len(right.fields):
-            # ``SELECT * FROM t`` over a table without a schema stands for any number of columns.
-            left, right = _widen_open_star(ctx, left, right), _widen_open_star(ctx, right, left)
-        if len(left.fields) != len(right.fields):
+        if node.args.get("by_name"):
+            left, right = by_name(ctx, node, left, right)
+        # ``SELECT * FROM t`` over a table without a schema stands for any number of columns:
+        # then the widths may differ (the set operation rule pairs what it can).
+        open_width = any(stands_for_columns(f) for f in left.fields + right.fields)
+        if len(left.fields) != len(right.fields) and not open_width:
             raise InvalidStatementError(
                 f"each {node.key.upper()} query must have the same number of columns: "
                 f"{len(left.fields)} on the left, {len(right.fields)} on the right",
@@ -215,9 +220,10 @@ class QueryLowerer:
         distinct = node.args.get("distinct")
         origin = ctx.join(left.origin, right.origin)
         set_id = ctx.ids.new(kind.value, origin)
+        matches = position_matches(left.fields, right.fields)
         columns = tuple(
-            Field(field_id(set_id, i), l.name, l.type if l.type == r.type else None, l.origin)
-            for i, (l, r) in enumerate(zip(left.fields, right.fields))
+            Field(field_id(set_id, i), l.name, _common_type(l, [right.fields[j] for j in matches[i][0]]), l.origin)
+            for i, l in enumerate(left.fields)
         )
         relation: Relation = SetOperation(set_id, origin, kind, not distinct and distinct is not None,
                                           left, right, columns)
@@ -582,18 +588,8 @@ class QueryLowerer:
         return builder.build, [source]
 
 
-def _widen_open_star(ctx: LoweringContext, relation: Relation, other: Relation) -> Relation:
-    """A relation of unknown columns only (``*`` over a table without a schema), read as the
-    other side's columns by position: each of them may be any of its columns."""
-    fields = relation.fields
-    if not fields or not all(f.name == "*" or f.name.endswith(".*") for f in fields) or len(other.fields) <= len(fields):
-        return relation
-    origin = relation.origin
-    project_id = ctx.ids.new("project", origin)
-    star = fields[0]
-    refs = tuple(FieldRef(ctx.ids.new("col", origin), origin, None, star.id) for _ in other.fields)
-    columns = tuple(Field(field_id(project_id, i), f.name, None, origin) for i, f in enumerate(other.fields))
-    return Project(project_id, origin, relation, refs, columns)
+def _common_type(left: Field, right: list[Field]):
+    return left.type if len(right) == 1 and right[0].type == left.type else None
 
 
 def _merged_column(ctx: LoweringContext, kind: JoinKind, left_ref: Expr, right_field: Field):
