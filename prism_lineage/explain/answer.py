@@ -99,7 +99,7 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
             fields.append(FieldAnswer.model_construct(name=name, sources=value_part + indirect_part))
     rows = None
     if isinstance(root, Modify):
-        indirect = graph.end_to_end.indirect_sources(root.id)
+        indirect = graph.end_to_end.indirect_sources(root.rows_id)
         rows, notes = _render([(relationship, column, found) for (column, relationship), found in indirect.items()])
         for reason in notes:
             note(None, reason)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..ir import (
     Field,
+    Modify,
     Origin,
     Relation,
     Statement,
@@ -29,7 +30,7 @@ class Target:
     """A semantic target as the graph shows it."""
 
     id: str
-    kind: str  # column, relation, field, expression
+    kind: str  # column, relation, field, expression, rows (which rows a Modify changes)
     label: str  # operator name, field name, column name, function …
     type: str | None = None
     origin: Origin | None = None
@@ -75,6 +76,9 @@ class LineageGraph:
         if root is not None:
             for relation in walk_relations(root):
                 out[relation.id] = Target(relation.id, "relation", _operator_name(relation), None, relation.origin)
+                if isinstance(relation, Modify):
+                    out[relation.rows_id] = Target(relation.rows_id, "rows", "rows changed, removed or added",
+                                                   None, relation.origin, relation.id)
                 for field in _created_fields(relation):
                     out.setdefault(field.id, Target(field.id, "field", field.name, field.type, field.origin,
                                                     relation.id))

@@ -39,6 +39,7 @@ from ...ir import (
     Field,
     FieldRef,
     Literal,
+    Modify,
     Origin,
     Project,
     Relation,
@@ -50,6 +51,7 @@ from ...ir import (
     Values,
     field_id,
 )
+from ...ir.expressions import Subquery, SubqueryKind
 from . import ddl
 from .context import LoweringContext
 
@@ -166,7 +168,11 @@ class ScriptCatalog:
                 entry.stops = (f"the columns of {entry.table.name} are not known and rows were written into it "
                                f"({kind.upper().replace('_', ' ')}{_at(statement.origin)})")
                 return statement
-            written = _padded(statement, entry.table, ctx)
+            root = statement.root
+            if isinstance(root, Modify) and root.changes_rows_only:
+                written = _updated(root, entry.table, statement.origin, ctx)
+            else:
+                written = _padded(statement, entry.table, ctx)
             if kind == "insert_overwrite" or entry.rows is None and entry.created:
                 entry.rows = written
             else:
@@ -360,6 +366,31 @@ def _padded(statement: Statement, table: Table, ctx: LoweringContext) -> Relatio
             exprs.append(FieldRef(ctx.ids.new("col", origin), origin, source.type, source.id))
     columns = tuple(Field(field_id(project_id, i), c.name, c.type, origin) for i, c in enumerate(table.columns))
     return Project(project_id, origin, root, tuple(exprs), columns)
+
+
+def _updated(modify: Modify, table: Table, origin: Origin | None, ctx: LoweringContext) -> Relation:
+    """The new values an UPDATE (or a MERGE that only updates) writes, as rows of the table's
+    columns to add to its rows so far: it changes the values of the columns it sets, never
+    which rows exist.  So these rows are one row, not the matched ones: each set column is a
+    scalar subquery over the matched rows (its value, and what decided which rows got it — the
+    WHERE, the join with the sources — reach that column only), every other column NULL (it
+    keeps the lineage it had)."""
+    origin = origin or modify.origin
+    values = Values(ctx.ids.new("values", origin), origin, (), ((),))
+    by_name = {f.name.lower(): f for f in modify.columns}
+    exprs: list[Expr] = []
+    for column in table.columns:
+        field = by_name.get(column.name.lower())
+        if field is None:
+            exprs.append(Literal(ctx.ids.new("lit", origin), origin, column.type, None))
+            continue
+        pick_id = ctx.ids.new("project", origin)
+        ref = FieldRef(ctx.ids.new("col", origin), origin, field.type, field.id)
+        pick = Project(pick_id, origin, modify, (ref,), (Field(field_id(pick_id, 0), field.name, field.type, origin),))
+        exprs.append(Subquery(ctx.ids.new("subquery", origin), origin, field.type, SubqueryKind.SCALAR, pick))
+    project_id = ctx.ids.new("project", origin)
+    columns = tuple(Field(field_id(project_id, i), c.name, c.type, origin) for i, c in enumerate(table.columns))
+    return Project(project_id, origin, values, tuple(exprs), columns)
 
 
 def _reshaped(rows: Relation, columns: list[tuple[Column, int | None]], origin: Origin | None,
