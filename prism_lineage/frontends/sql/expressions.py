@@ -37,6 +37,7 @@ from ...ir import (
 )
 from ...ir import types as T
 from . import generators, lookups, nested, semi_structured
+from .variables import read_variable, variable_name
 
 if TYPE_CHECKING:
     from .select import SelectState
@@ -173,6 +174,10 @@ class ExpressionLowerer:
             raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or COUNT",
                                         origin=self.ctx.origin(node.this))
         origin = self.ctx.origin(node.this)
+        if not node.table and self._names_a_variable(node):
+            variable = read_variable(self.ctx.normalizer.part(node.this), origin, self.ctx)
+            if variable is not None:
+                return variable
         try:
             resolved = self.scope.resolve(node, origin)
         except UnknownTableError:
@@ -201,6 +206,48 @@ class ExpressionLowerer:
         if mode is not Mode.ROWS and self.state.aggregate is not None:
             return self.state.aggregate.bare_column(resolved, self)
         return resolved
+
+    def _names_a_variable(self, node: exp.Column) -> bool:
+        """Whether an unqualified name is a script variable rather than a column: a column of
+        that name a table of the query declares wins (as in BigQuery); when only tables whose
+        columns are not in the schema could hold it, it is the variable, and the answer says so."""
+        lookup = getattr(self.ctx.catalog, "variable", None)
+        if lookup is None:
+            return False
+        name = self.ctx.normalizer.part(node.this)
+        variable = lookup(name)
+        if variable is None:
+            return False
+        key = name.lower()
+        open_sources = []
+        scope = self.scope
+        while scope is not None:
+            if key in scope.merged or any(s.has(key) for s in scope.sources):
+                return False
+            open_sources += [s for s in scope.sources if s.is_open]
+            scope = scope.outer
+        if open_sources:
+            labels = ", ".join(s.label for s in open_sources)
+            reason = (f"{name} is read as the script variable ({variable.what}{variable.at()}); a column {name} of "
+                      f"{labels}, whose columns are not in the schema, would take its place")
+            if all(u.reason != reason for u in self.ctx.uncertain):
+                self.ctx.uncertain_about(reason, None, self.ctx.origin(node.this))
+        return True
+
+    def parameter(self, node: exp.Expression, mode: Mode) -> Expr:
+        """``$x`` (Snowflake), ``@x`` (T-SQL, MySQL): a script variable, else a value bound at
+        run time (no source)."""
+        name = variable_name(node, self.ctx)
+        if name is not None:
+            # sqlglot keeps no position for ``$x``: the nearest enclosing expression's stands in.
+            origin = self.ctx.origin(node) or self._span(node)
+            parent = node.parent
+            while origin is None and parent is not None:
+                origin, parent = self._span(parent), parent.parent
+            found = read_variable(name, origin, self.ctx)
+            if found is not None:
+                return found
+        return self.literal(node, mode)
 
     def _names_a_derived_source(self, node: exp.Column) -> bool:
         if len(node.parts) != 2:
@@ -595,7 +642,7 @@ _HANDLERS: dict[type, object] = {
     exp.Var: _L.literal,
     exp.Identifier: _L.literal,
     exp.Placeholder: _L.literal,
-    exp.Parameter: _L.literal,
+    exp.Parameter: _L.parameter,
     exp.SessionParameter: _L.literal,
     exp.Paren: _L.passthrough,
     exp.Alias: _L.passthrough,

@@ -83,13 +83,22 @@ class ScriptTable:
 class ScriptCatalog:
     """The user's catalog, plus the tables and views the script's statements create or change."""
 
-    __slots__ = ("base", "document", "_tables", "_ctx")
+    __slots__ = ("base", "document", "_tables", "_ctx", "_variables")
 
     def __init__(self, base: Catalog):
         self.base = base
         self.document = base.document
         self._tables: list[ScriptTable] = []
         self._ctx: LoweringContext | None = None  # the statement being lowered
+        self._variables: dict[str, object] = {}  # script variables by lower-case name (variables.py)
+
+    def define_variable(self, variable) -> None:
+        """A DECLARE or SET gave ``variable`` its value, for the statements after it."""
+        self._variables[variable.name.lower().lstrip("@$")] = variable
+
+    def variable(self, name: str):
+        """The script variable ``name``, if a statement before declared or set it."""
+        return self._variables.get(name.lower().lstrip("@$"))
 
     def begin(self, ctx: LoweringContext) -> None:
         """The statement ``ctx`` is lowered next (a read of a dropped table is noted in it)."""

@@ -13,6 +13,7 @@ from .dynamic import lower_dynamic
 from .pivot import pivot_statement
 from .queries import CteEnv, QueryLowerer
 from .targets import named_target
+from .variables import variable_statement
 
 _QUERY_TYPES = (exp.Query, exp.Values)
 
@@ -58,6 +59,10 @@ def lower_statement(node: exp.Expression, ctx: LoweringContext) -> Statement:
     lower = _WRITES.get(type(node))
     if lower is not None:
         return lower(node, ctx)
+    if isinstance(node, (exp.Declare, exp.Set)):
+        assigned = variable_statement(node, ctx)
+        if assigned is not None:
+            return assigned
     kind = _NO_DATA.get(type(node))
     if kind is not None:
         return _no_data(node, kind, ctx)
