@@ -11,6 +11,7 @@ from ..explain import explain_statements
 from ..explain.text import render_text
 from .frame_input import add_frame_argument, frame_plan
 from .inputs import add_sql_arguments, read_catalog, read_functions, read_sql
+from .openlineage_format import add_openlineage_arguments
 from .substrait_input import add_substrait_argument, substrait_statements
 
 
@@ -24,12 +25,14 @@ def register(commands) -> None:
     add_sql_arguments(parser)
     add_substrait_argument(parser)
     add_frame_argument(parser)
-    parser.add_argument("--format", "-f", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument("--format", "-f", choices=("text", "json", "openlineage"), default="text",
+                        help="output format (openlineage: one OpenLineage JobEvent per statement, JSON lines)")
     parser.add_argument("--jobs", "-j", type=_jobs, metavar="N",
                         help="explain statement by statement (a query log), each statement on its own, on N "
                              "processes ('auto': every core); a FILE that is a directory is always read so, "
                              "with every core unless N is given; a directory with --through-script: each file "
                              "is one script, the files in parallel (see docs/cli.md)")
+    add_openlineage_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -47,6 +50,10 @@ def _jobs(value: str) -> int:
 
 
 def run(args) -> int:
+    if args.format == "openlineage":
+        from .openlineage_format import run_openlineage
+
+        return run_openlineage(args)
     if args.jobs is not None or (args.file not in (None, "-") and os.path.isdir(args.file)):
         from .batch import default_jobs, run_batch
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..ir import Modify, Scan, Statement, walk_relations
+from ..ir import Modify, Statement
+from ..ir.walk import scanned_tables
 from ..lineage.edges import column_name
 from ..lineage.graph import LineageGraph
 from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship
@@ -115,10 +116,11 @@ def tables_read(statement: Statement) -> list[str]:
     joins, subqueries, a MERGE's target …), as the schema spells it (as written when the
     schema does not declare it).  A FROM item that is not a table (a table function the
     engine does not analyse) is no table; its ``uncertain`` entry says so."""
+    if statement.reads is not None:
+        return list(statement.reads)
     if statement.root is None:
         return []
-    return sorted({relation.table for relation in walk_relations(statement.root)
-                   if isinstance(relation, Scan) and relation.opaque_reason is None})
+    return sorted(scanned_tables(statement.root))
 
 
 def _output_names(statement: Statement) -> set[str] | None:

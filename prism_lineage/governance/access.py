@@ -10,12 +10,13 @@ project owner's: every asset, every permission.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import AccessRefusedError
+from .errors import PermissionRefusedError, UnknownCredentialError  # noqa: F401 - re-exported
 
 LINEAGE_READ = "lineage.read"
 
@@ -89,25 +90,62 @@ class Viewer:
         if not self.may(permission):
             raise PermissionRefusedError(self.name, permission)
 
+    def scope(self, environment: str) -> "VisibilityScope | None":
+        """What this credential may see in ``environment``, as a visibility scope (None: every
+        asset, the owner's)."""
+        if self.everything:
+            return None
+        patterns = tuple(sorted({p for g in self.grants if g.environments is None or environment in g.environments
+                                 for p in g.patterns}))
+        narrowing = None
+        if self.narrowing is not None:
+            applies = self.narrowing.environments is None or environment in self.narrowing.environments
+            narrowing = tuple(sorted(set(self.narrowing.patterns))) if applies else ()
+        return VisibilityScope.of(patterns, narrowing)
 
-class UnknownCredentialError(AccessRefusedError):
-    code = "unknown_credential"
 
-    def __init__(self, name: str):
-        super().__init__(f"credential '{name}' is not known to this project")
-        self.name = name
+@dataclass(frozen=True, slots=True)
+class VisibilityScope:
+    """A set of assets of one environment some credentials may see, by the patterns that say so.
 
+    Answers given to a restricted credential never depend on an asset it may not see, so the
+    SQL a scope sees is read again where a read depended on such an asset (``rollup.py``).
+    Credentials whose grants are alike in the environment share a scope: its ``key`` ("s" and
+    16 hex digits) is a digest of the patterns, stable from one sync to the next and saying
+    nothing of them by itself."""
 
-class PermissionRefusedError(AccessRefusedError):
-    code = "permission_refused"
+    key: str
+    patterns: tuple[str, ...]  # sees an asset matching one of these …
+    narrowing: tuple[str, ...] | None  # … and, when set (a token's own), one of these
 
-    def __init__(self, credential: str, permission: str):
-        super().__init__(f"credential '{credential}' lacks the permission {permission}")
-        self.credential = credential
-        self.permission = permission
+    @classmethod
+    def of(cls, patterns: tuple[str, ...], narrowing: tuple[str, ...] | None) -> "VisibilityScope":
+        text = "\x00".join(patterns) + "\x01" + ("\x00".join(narrowing) if narrowing is not None else "\x02")
+        return cls("s" + hashlib.blake2b(text.encode(), digest_size=8).hexdigest(), patterns, narrowing)
+
+    def sees(self, full_name: str) -> bool:
+        if self.narrowing is not None and not any(fnmatchcase(full_name, p) for p in self.narrowing):
+            return False
+        return any(fnmatchcase(full_name, p) for p in self.patterns)
 
 
 OWNER = Viewer("project owner", frozenset(), (), everything=True)
+
+
+def policy_viewers(policy: AccessPolicy) -> list[Viewer]:
+    """Every member's and every token's viewer (the owner's included)."""
+    return [viewer_for(policy, name) for name in (*policy.members, *policy.tokens)]
+
+
+def policy_scopes(policy: AccessPolicy, environment: str) -> list[VisibilityScope]:
+    """The distinct visibility scopes of a policy's credentials in ``environment`` (the owner's,
+    which sees everything, is none): what a sync reads the SQL again for."""
+    found = {}
+    for viewer in policy_viewers(policy):
+        scope = viewer.scope(environment)
+        if scope is not None:
+            found.setdefault(scope.key, scope)
+    return list(found.values())
 
 
 def viewer_for(policy: AccessPolicy, credential: str | None) -> Viewer:

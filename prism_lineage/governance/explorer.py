@@ -50,6 +50,7 @@ def explore(lineage: EnvironmentLineage, viewer: Viewer, asset: str, direction: 
     viewer.require(LINEAGE_READ)
     direction = Direction(direction)
     check_depth(depth)
+    lineage = lineage.for_viewer(viewer)  # never what the viewer's answer cannot depend on
     focus = resolve_asset(lineage, viewer, asset)
     marks = lineage.marks(viewer)
     legend = [LegendEntry(mark=m.value, line=LINE_STYLE[m], status=marks[m.value]) for m in Mark]
@@ -103,7 +104,8 @@ def _row(lineage: EnvironmentLineage, edge: LineageEdge) -> EdgeRow:
             note = NO_COLUMN_NOTE
     return EdgeRow(source=edge.source, target=edge.target, source_name=lineage.assets[edge.source].full_name,
                    target_name=lineage.assets[edge.target].full_name, mark=edge.mark.value,
-                   line=LINE_STYLE[edge.mark], via=edge.via.value, file=edge.file, columns=columns, note=note)
+                   line=LINE_STYLE[edge.mark], via=edge.via.value, file=edge.file, columns=columns, note=note,
+                   revision=edge.revision, run_id=edge.run_id, seen_at=edge.seen_at)
 
 
 def _notes(edges: list[EdgeRow], sql_not_read: int, marks: dict[str, str], cut: bool, cut_at: int) -> list[str]:

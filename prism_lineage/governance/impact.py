@@ -20,6 +20,7 @@ AT_LEAST_NOTE = "Part of what depends on this asset is not visible to you: there
 
 def impact(lineage: EnvironmentLineage, viewer: Viewer, asset: str) -> ImpactAnswer:
     viewer.require(LINEAGE_READ)
+    lineage = lineage.for_viewer(viewer)  # never what the viewer's answer cannot depend on
     focus = resolve_asset(lineage, viewer, asset)
     marks = lineage.marks(viewer)
     if lineage.status is EnvironmentStatus.NOT_COMPUTED:

@@ -12,21 +12,40 @@
 A pair of assets can hold a declared and a parsed edge: they are two edges.  An edge never
 joins an asset to itself.  An environment held for review is *not computed*: it has no edges,
 and says so, instead of an empty graph.
+
+What a credential that may not see every asset is told never depends on the assets it may not
+see.  The SQL is read once against every declared asset (the owner's view, the *base*); for
+each *visibility scope* (``access.VisibilityScope``) the statements it sees whose read
+depended on an asset hidden from it — a name a hidden asset answered to or made ambiguous, a
+hidden asset's columns, a column derived from hidden SQL — are read again against the catalog
+as the scope sees it (``sql_reading.ScopedBook``).  What differs from the base is kept as the
+scope's overrides (``ScopeOverrides``): the edge groups of the assets those statements write,
+and those assets' statuses.  ``EnvironmentLineage.for_viewer`` is the lineage a credential's
+answers are computed from.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..functions import FunctionRegistry
-from .access import Viewer
+from .access import Viewer, VisibilityScope
 from .declarations import Environment, Pipeline, PipelineAsset, Project, Table, View
-from .errors import UnknownEnvironmentError
-from .sql_reading import AddressBook, ColumnLink, Columns, ProjectCatalog, SqlReader, StatementRead, statement_key
+from .errors import ScopeNotComputedError, UnknownEnvironmentError
+from .sql_reading import (
+    AddressBook,
+    ColumnLink,
+    Columns,
+    ProjectCatalog,
+    ScopedBook,
+    SqlReader,
+    StatementRead,
+    statement_key,
+)
 from .statuses import (
     DECLARED_READ_NOTE,
     PIPELINE_ORDER_NOTE,
@@ -76,6 +95,31 @@ class LineageEdge:
     file: str
     columns: tuple[ColumnLink, ...] | None = None
     note: str | None = None
+    # The git commit a parsed edge's statement was read at, when the control plane's sync knew
+    # it (prism_lineage/control); None for a declared edge and outside a sync.
+    revision: str | None = None
+    # An observed edge's evidence: the run that last showed it and when (ISO 8601, UTC).
+    run_id: str | None = None
+    seen_at: str | None = None
+
+
+@dataclass(frozen=True)
+class ScopeOverrides:
+    """How one visibility scope's lineage differs from the base (the owner's).
+
+    ``assets``: the assets whose SQL status or ``sql_read_from`` differ, as the scope reads
+    them (asset id → asset).  ``edges``: the whole group of edges into each asset whose group
+    differs (target id → edges; an empty tuple: no edge into it).  Only an asset the scope
+    sees is ever overridden.  ``ledger``/``ledger_by_asset``: the reads the scope made itself
+    (a statement whose base read stands for the scope too is not repeated), for the next
+    sync to re-use; ``reads_performed``: statements this sync read for the scope."""
+
+    key: str
+    assets: dict[str, Asset] = field(default_factory=dict)
+    edges: dict[str, tuple[LineageEdge, ...]] = field(default_factory=dict)
+    ledger: dict[str, StatementRead] = field(default_factory=dict)
+    ledger_by_asset: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    reads_performed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +136,10 @@ class _Statement:
 
 @dataclass
 class EnvironmentLineage:
-    """One environment's assets and edges, and what the last pass over its SQL could do."""
+    """One environment's assets and edges, and what the last pass over its SQL could do.
+
+    ``assets``/``edges`` are the base: what the owner is told.  A credential that may not see
+    everything is told ``for_viewer(viewer)``: the base with its scope's overrides."""
 
     project: str
     environment: str
@@ -107,6 +154,17 @@ class EnvironmentLineage:
     ledger_by_asset: dict[str, tuple[str, ...]] = field(default_factory=dict)
     reads_performed: int = 0  # statements read by this sync (the others were re-used)
     held_for_review: bool = False  # not computed because the environment's change waits for approval
+    # The overrides of the visibility scopes worked out so far, by scope key (an entry with no
+    # override: the scope reads as the base); ``scoper`` works out one more (a lineage fresh
+    # from ``sync`` has one; one read back from a store has the scopes the store holds).
+    scoped: dict[str, ScopeOverrides] = field(default_factory=dict)
+    scoper: Callable[[VisibilityScope], ScopeOverrides] | None = field(default=None, repr=False, compare=False)
+    # True when no answer can depend on a scope beyond which assets it sees (no SQL was read
+    # against the catalog: a lineage built by hand, one not computed).
+    visibility_independent: bool = False
+    # The environment has received observations (run events, query logs): the observed mark is
+    # recorded, and observed edges (``mark`` observed) are among ``edges`` (prism_lineage/openlineage).
+    observed: bool = False
 
     @cached_property
     def by_name(self) -> dict[str, str]:
@@ -122,6 +180,42 @@ class EnvironmentLineage:
         for index, edge in enumerate(self.edges):
             graph.add_edge(edge.source, edge.target, key=index)
         return graph
+
+    def for_viewer(self, viewer: Viewer) -> "EnvironmentLineage":
+        """The lineage ``viewer``'s answers are computed from: the base for a viewer who sees
+        everything, else the base with the overrides of the viewer's visibility scope."""
+        scope = viewer.scope(self.environment)
+        if scope is None or self.status is EnvironmentStatus.NOT_COMPUTED:
+            return self
+        overrides = self.scoped.get(scope.key)
+        if overrides is None:
+            if self.scoper is not None:
+                overrides = self.scoped[scope.key] = self.scoper(scope)
+            elif self.visibility_independent:
+                return self
+            else:
+                raise ScopeNotComputedError(self.environment)
+        return self._overridden(overrides)
+
+    def _overridden(self, overrides: ScopeOverrides) -> "EnvironmentLineage":
+        if not overrides.assets and not overrides.edges:
+            return self
+        views = self.__dict__.setdefault("_scope_views", {})
+        found = views.get(overrides.key)
+        if found is not None:
+            return found
+        assets = {**self.assets, **overrides.assets}
+        # An override is a group of declared and parsed edges; observed edges are rows of their own.
+        edges = [e for e in self.edges if e.target not in overrides.edges or e.mark is Mark.OBSERVED]
+        for group in overrides.edges.values():
+            edges.extend(group)
+        edges.sort(key=lambda e: _edge_order(assets, e))
+        waiting = {a for a in self.waiting if a not in overrides.assets}
+        waiting |= {a for a, asset in overrides.assets.items() if asset.sql_status is SqlStatus.NOT_READ_YET}
+        found = views[overrides.key] = EnvironmentLineage(
+            self.project, self.environment, self.status, assets, tuple(edges), self.parser, frozenset(waiting),
+            held_for_review=self.held_for_review, visibility_independent=True, observed=self.observed)
+        return found
 
     def parsed_mark(self, viewer: Viewer) -> MarkStatus:
         """The parsed mark as ``viewer`` is told it: by its cause, so that it never tells a
@@ -139,10 +233,14 @@ class EnvironmentLineage:
 
     def marks(self, viewer: Viewer) -> dict[str, str]:
         return {Mark.DECLARED.value: MarkStatus.RECORDED.value, Mark.PARSED.value: self.parsed_mark(viewer).value,
-                Mark.OBSERVED.value: MarkStatus.NOT_RECORDED.value}
+                Mark.OBSERVED.value: (MarkStatus.RECORDED if self.observed else MarkStatus.NOT_RECORDED).value}
 
     def visible(self, viewer: Viewer, asset_id: str) -> bool:
         return viewer.sees(self.environment, self.assets[asset_id].full_name)
+
+
+def _edge_order(assets: dict[str, Asset], edge: LineageEdge) -> tuple:
+    return (assets[edge.source].full_name, assets[edge.target].full_name, edge.mark, edge.via, edge.file)
 
 
 def asset_id(project: str, environment: str, full_name: str) -> str:
@@ -158,34 +256,47 @@ def environment_of(project: Project, name: str | None) -> Environment:
             return project.environments[0]
         if project.default_environment is not None:
             return project.environment(project.default_environment)  # type: ignore[return-value]
-        names = ", ".join(e.name for e in project.environments)
         raise UnknownEnvironmentError(f"project '{project.name}' has several environments and no default: "
-                                      f"name one with --env ({names})")
+                                      "name one with --env")
     found = project.environment(name)
     if found is None:
-        names = ", ".join(e.name for e in project.environments)
-        raise UnknownEnvironmentError(f"project '{project.name}' has no environment '{name}' (it has {names})")
+        raise UnknownEnvironmentError(f"project '{project.name}' has no environment '{name}'")
     return found
 
 
 def sync(project: Project, environment: str | None = None, *, previous: EnvironmentLineage | None = None,
          parser: ParserState = ParserState.RAN, budget: int | None = None, held_for_review: bool = False,
-         functions: FunctionRegistry | None = None) -> EnvironmentLineage:
+         functions: FunctionRegistry | None = None, scopes: Iterable[VisibilityScope] = ()) -> EnvironmentLineage:
     """Work out one environment's lineage.
 
     ``previous``: the last sync of the same environment; a statement whose SQL and whose
-    resolved addresses are unchanged is not read again.  ``parser``: what the parser can do on
-    this pass (``ran`` by default).  ``budget``: how many statements one pass reads at most
-    (the rest are "Not read yet").  ``held_for_review``: the environment's change waits for
-    approval, so it is not computed.
+    resolved addresses are unchanged is not read again (for each scope too).  ``parser``: what
+    the parser can do on this pass (``ran`` by default).  ``budget``: how many statements one
+    pass reads at most (the rest are "Not read yet").  ``held_for_review``: the environment's
+    change waits for approval, so it is not computed.  ``scopes``: the visibility scopes to
+    work out now (``access.policy_scopes``: every credential's), for a store to keep; any other
+    is worked out when a viewer of it asks (``EnvironmentLineage.for_viewer``).
     """
     env = environment_of(project, environment)
     assets = _assets(project.name, env)
     if held_for_review:
         return EnvironmentLineage(project.name, env.name, EnvironmentStatus.NOT_COMPUTED, assets, (), parser,
-                                  held_for_review=True)
-    builder = _Builder(project.name, env, assets, previous, parser, budget, functions)
-    return builder.build()
+                                  held_for_review=True, visibility_independent=True)
+    ledger_before = previous.ledger if previous is not None and parser is not ParserState.NOT_RUN else {}
+    builder = _Builder(project.name, env, assets, parser, budget, functions, ledger_before)
+    lineage = builder.build()
+    previous_scopes = previous.scoped if previous is not None and parser is not ParserState.NOT_RUN else {}
+
+    def scoper(scope: VisibilityScope) -> ScopeOverrides:
+        before = previous_scopes.get(scope.key)
+        return _Builder(project.name, env, assets, parser, None, functions, before.ledger if before else {},
+                        scope=scope, base=builder).overrides(scope.key, lineage)
+
+    lineage.scoper = scoper
+    for scope in scopes:
+        if scope.key not in lineage.scoped:
+            lineage.scoped[scope.key] = scoper(scope)
+    return lineage
 
 
 def _assets(project: str, env: Environment) -> dict[str, Asset]:
@@ -199,22 +310,42 @@ def _assets(project: str, env: Environment) -> dict[str, Asset]:
 
 
 class _Builder:
-    def __init__(self, project: str, env: Environment, assets: dict[str, Asset], previous: EnvironmentLineage | None,
-                 parser: ParserState, budget: int | None, functions: FunctionRegistry | None):
+    """Reads an environment's SQL: for the base (``scope`` None) against every declared asset,
+    or for one visibility scope against the assets it sees (``base``: the base's builder, whose
+    reads it re-uses wherever they stand for the scope too)."""
+
+    def __init__(self, project: str, env: Environment, assets: dict[str, Asset], parser: ParserState,
+                 budget: int | None, functions: FunctionRegistry | None, ledger_before: dict[str, StatementRead],
+                 *, scope: VisibilityScope | None = None, base: "_Builder | None" = None):
         self.project = project
         self.env = env
         self.assets = assets
         self.ids = {a.full_name: a.id for a in assets.values()}
         self.parser = parser
         self.budget = budget
-        self.ledger_before = previous.ledger if previous is not None and parser is not ParserState.NOT_RUN else {}
-        self.declared_columns: dict[str, Columns | None] = {
-            d.full_name: tuple((c.name, c.type) for c in d.columns) or None for d in (*env.tables, *env.views)
-        }
-        self.book = AddressBook(self.ids)
+        self.ledger_before = ledger_before
+        self.base = base
+        if scope is None:
+            self.visible: frozenset[str] | None = None
+            self.book: AddressBook | ScopedBook = AddressBook(self.ids)
+            self.asset_statements: dict[int, _Statement] = {}  # a pipeline asset's statement, by id(asset)
+            self.statements = list(self._statements())
+            self.declared_columns: dict[str, Columns | None] = {
+                d.full_name: tuple((c.name, c.type) for c in d.columns) or None for d in (*env.tables, *env.views)
+            }
+            self.reader_functions = functions if functions is not None else FunctionRegistry.default()
+        else:
+            assert base is not None
+            self.visible = frozenset(n for n in self.ids if scope.sees(n))
+            self.book = ScopedBook(self.visible, base.book)  # type: ignore[arg-type]
+            # The statements the scope sees: what a hidden asset's own SQL reads is never read
+            # again (its edges are the base's, and a reader only meets them as a cut).
+            self.statements = [s for s in base.statements if s.writer in self.visible]
+            self.asset_statements = base.asset_statements
+            self.declared_columns = {n: c for n, c in base.declared_columns.items() if n in self.visible}
+            self.reader_functions = base.reader_functions
         self.catalog = ProjectCatalog(self.book, self._columns_of)
-        self.reader = SqlReader(self.book, self.catalog, functions)
-        self.statements = list(self._statements())
+        self.reader = SqlReader(self.book, self.catalog, self.reader_functions)  # type: ignore[arg-type]
         self.writers: dict[str, list[_Statement]] = {}
         for statement in self.statements:
             self.writers.setdefault(statement.writer, []).append(statement)
@@ -236,8 +367,10 @@ class _Builder:
             for asset in pipeline.assets:
                 if asset.writes not in self.ids:
                     continue  # writes a table this environment does not declare: no edge to draw
-                yield _Statement(asset.writes, asset.sql, asset.dialect or self.env.dialect, Via.PIPELINE,
-                                 _asset_file(pipeline, asset), asset.sql_read_from)
+                statement = _Statement(asset.writes, asset.sql, asset.dialect or self.env.dialect, Via.PIPELINE,
+                                       _asset_file(pipeline, asset), asset.sql_read_from)
+                self.asset_statements[id(asset)] = statement
+                yield statement
 
     # --- the build ------------------------------------------------------------------------------
 
@@ -245,8 +378,47 @@ class _Builder:
         edges: dict[tuple, LineageEdge] = {}
         for edge in self._declared_edges():
             edges.setdefault((edge.source, edge.target, edge.mark, edge.via, edge.file), edge)
+        for edge in self._read_all():
+            edges.setdefault((edge.source, edge.target, edge.mark, edge.via, edge.file), edge)
+        assets, waiting = self._compiled_assets()
+        ordered = tuple(sorted(edges.values(), key=lambda e: _edge_order(self.assets, e)))
+        by_asset = {asset: tuple(keys) for asset, keys in sorted(self.ledger_by_asset.items())}
+        return EnvironmentLineage(self.project, self.env.name, EnvironmentStatus.COMPUTED, assets, ordered,
+                                  self.parser, frozenset(waiting), self.ledger, by_asset, self.performed)
+
+    def overrides(self, key: str, base: EnvironmentLineage) -> ScopeOverrides:
+        """The scope's reads, as what differs from the base lineage."""
+        parsed: dict[str, dict[tuple, LineageEdge]] = {self.ids[w]: {} for w in self.writers}
+        for edge in self._read_all():
+            parsed[edge.target].setdefault((edge.source, edge.target, edge.mark, edge.via, edge.file), edge)
+        before: dict[str, list[LineageEdge]] = {target: [] for target in parsed}
+        for edge in base.edges:
+            if edge.target in before:
+                before[edge.target].append(edge)
+        edge_overrides = {}
+        for target, old in before.items():
+            group = [e for e in old if e.mark is not Mark.PARSED] + list(parsed[target].values())
+            group.sort(key=lambda e: _edge_order(self.assets, e))
+            if tuple(group) != tuple(old):
+                edge_overrides[target] = tuple(group)
+        assets, _ = self._compiled_assets()
+        asset_overrides = {identifier: asset for identifier, asset in assets.items()
+                           if asset != base.assets[identifier]}
+        by_asset = {asset: tuple(keys) for asset, keys in sorted(self.ledger_by_asset.items())}
+        return ScopeOverrides(key, asset_overrides, edge_overrides, self.ledger, by_asset, self.performed)
+
+    def _read_all(self) -> Iterable[LineageEdge]:
+        """Reads every statement (readers after what they declare they read) and yields the
+        parsed edges."""
         for statement in self._reading_order():
             self._result(statement)
+        for statement in self.statements:
+            result = self.results[self.index[id(statement)]]
+            if isinstance(result, StatementRead):
+                yield from self._parsed_edges(statement, result)
+
+    def _compiled_assets(self) -> tuple[dict[str, Asset], set[str]]:
+        """The assets with what reading their SQL said, and those whose SQL waits."""
         statuses: dict[str, list[SqlStatus]] = {}
         read_from: dict[str, str] = {}
         for statement in self.statements:
@@ -254,27 +426,21 @@ class _Builder:
             status = result if isinstance(result, SqlStatus) else result.status
             if status is not None:
                 statuses.setdefault(statement.writer, []).append(status)
-            if isinstance(result, StatementRead):
-                if statement.read_from:
-                    read_from.setdefault(statement.writer, statement.read_from)
-                for edge in self._parsed_edges(statement, result):
-                    edges.setdefault((edge.source, edge.target, edge.mark, edge.via, edge.file), edge)
-        assets = dict(self.assets)
+            if isinstance(result, StatementRead) and statement.read_from:
+                read_from.setdefault(statement.writer, statement.read_from)
+        assets = dict(self.assets) if self.visible is None else {
+            self.ids[w]: self.assets[self.ids[w]] for w in self.writers}
         waiting = set()
         for writer, found in statuses.items():
             status = next(s for s in SQL_STATUS_ORDER if s in found)
             identifier = self.ids[writer]
-            assets[identifier] = _with(assets[identifier], sql_status=status)
+            assets[identifier] = replace(assets[identifier], sql_status=status)
             if status is SqlStatus.NOT_READ_YET:
                 waiting.add(identifier)
         for writer, source in read_from.items():
             identifier = self.ids[writer]
-            assets[identifier] = _with(assets[identifier], sql_read_from=source)
-        ordered = tuple(sorted(edges.values(), key=lambda e: (self.assets[e.source].full_name,
-                                                             self.assets[e.target].full_name, e.mark, e.via, e.file)))
-        by_asset = {asset: tuple(keys) for asset, keys in sorted(self.ledger_by_asset.items())}
-        return EnvironmentLineage(self.project, self.env.name, EnvironmentStatus.COMPUTED, assets, ordered,
-                                  self.parser, frozenset(waiting), self.ledger, by_asset, self.performed)
+            assets[identifier] = replace(assets[identifier], sql_read_from=source)
+        return assets, waiting
 
     def _declared_edges(self) -> Iterable[LineageEdge]:
         for view in self.env.views:
@@ -302,32 +468,49 @@ class _Builder:
 
     def _reading_order(self) -> list[_Statement]:
         """Readers after what they declare they read, so derived columns are mostly ready
-        before they are asked for (and on-demand reads stay shallow)."""
+        before they are asked for (and on-demand reads stay shallow).
+
+        Linear in the declarations: a table stands between the statements that write it and
+        those that read it (one node, not an edge from every writer to every reader), and a
+        pipeline asset's dependency is an edge between the two assets' own statements."""
         import networkx as nx
 
         order = nx.DiGraph()
         order.add_nodes_from(range(len(self.statements)))
-        writer_index: dict[str, list[int]] = {}
+        writes: dict[str, None] = {}
         for i, statement in enumerate(self.statements):
-            writer_index.setdefault(statement.writer, []).append(i)
+            order.add_edge(i, ("table", statement.writer))
+            writes[statement.writer] = None
         for view in self.env.views:
-            for i in writer_index.get(view.full_name, ()):
-                for read in view.reads:
-                    for j in writer_index.get(read, ()):
-                        order.add_edge(j, i)
+            i = self._statement_of_view.get(view.full_name)
+            if i is None:
+                continue
+            for read in view.reads:
+                if read in writes and read != view.full_name:
+                    order.add_edge(("table", read), i)
         for pipeline in self.env.pipelines:
-            by_name = {a.name: a for a in pipeline.assets}
+            own = {a.name: self._statement_of_asset.get(id(a)) for a in pipeline.assets}
             for asset in pipeline.assets:
-                for i in writer_index.get(asset.writes, ()):
-                    for dependency in asset.depends_on:
-                        for j in writer_index.get(by_name[dependency].writes, ()):
-                            if i != j:
-                                order.add_edge(j, i)
+                i = own[asset.name]
+                for dependency in asset.depends_on:
+                    j = own.get(dependency)
+                    if i is not None and j is not None and i != j:
+                        order.add_edge(j, i)
         try:
-            indices = list(nx.topological_sort(order))
+            nodes = list(nx.topological_sort(order))
         except nx.NetworkXUnfeasible:
-            indices = list(range(len(self.statements)))
-        return [self.statements[i] for i in indices]
+            nodes = list(range(len(self.statements)))
+        return [self.statements[i] for i in nodes if isinstance(i, int)]
+
+    @cached_property
+    def _statement_of_view(self) -> dict[str, int]:
+        return {s.writer: i for i, s in enumerate(self.statements) if s.via is Via.VIEW}
+
+    @cached_property
+    def _statement_of_asset(self) -> dict[int, int]:
+        """Each pipeline asset's statement (its position), by the asset object's id."""
+        return {asset: self.index[id(statement)] for asset, statement in self.asset_statements.items()
+                if id(statement) in self.index}
 
     # --- reading, re-using and deriving -------------------------------------------------------
 
@@ -350,6 +533,15 @@ class _Builder:
     def _read(self, statement: _Statement) -> StatementRead | SqlStatus:
         assert statement.sql is not None
         key = statement_key(statement.sql, statement.dialect)
+        if self.base is not None:
+            # A scope reads what the base read: a statement the base did not read (the parser
+            # could not run, the budget was spent) waits for the scope too; one whose base read
+            # depended on nothing the scope cannot see is the base's read.
+            based = self.base._result(statement)
+            if isinstance(based, SqlStatus):
+                return based
+            if self._still_valid(based):
+                return based
         before = self.ledger_before.get(key)
         if before is not None and self._still_valid(before):
             return self._remember(statement, before)
@@ -366,14 +558,16 @@ class _Builder:
     def _still_valid(self, read: StatementRead) -> bool:
         """A read stands while every address it looked up resolves as it did, to the same columns."""
         for dependency in read.dependencies:
-            resolved = self.book.resolve(dependency.address)
-            if resolved != dependency.resolved:
+            found = self.book.find(dependency.address)
+            if found.recorded != dependency.resolved:
                 return False
-            if resolved is not None and self._columns_of(resolved) != dependency.columns:
+            if found.asset is not None and self._columns_of(found.asset) != dependency.columns:
                 return False
         return True
 
     def _columns_of(self, full_name: str) -> Columns | None:
+        if self.visible is not None and full_name not in self.visible:
+            return None  # a hidden asset's columns, declared or derived, are never used for a scope
         declared = self.declared_columns.get(full_name)
         if declared is not None:
             return declared
@@ -394,10 +588,4 @@ def _asset_file(pipeline: Pipeline, asset: PipelineAsset) -> str:
     return asset.file or pipeline.file
 
 
-def _with(asset: Asset, **changes) -> Asset:
-    from dataclasses import replace
-
-    return replace(asset, **changes)
-
-
-__all__ = ["Asset", "LineageEdge", "EnvironmentLineage", "sync", "environment_of", "asset_id", "Table", "View"]
+__all__ = ["Asset", "LineageEdge", "EnvironmentLineage", "ScopeOverrides", "sync", "environment_of", "asset_id", "Table", "View"]

@@ -10,6 +10,13 @@ from its own SQL's output, read first.
 What a read depended on is recorded (each address it looked up, what that resolved to, and
 the columns it saw), so a later sync re-reads only a statement whose SQL changed or one of
 whose addresses now resolves differently.
+
+The same record says whether a read depended on an asset some credential may not see: a
+*visibility scope* reads such a statement again against the catalog as the scope sees it
+(``ScopedBook``): a name resolves among the assets the scope sees first, so a hidden asset
+never makes it ambiguous or resolves it instead of a visible one; a name only hidden assets
+answer to still gives them an edge (what a reader sees of it is "Some lineage is not visible
+to you."), but their columns, their SQL and how many of them there are are never used.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from dataclasses import dataclass
 from ..catalog import Catalog
 from ..catalog import Column as CatalogColumn
 from ..catalog import Table as CatalogTable
-from ..errors import PrismError, UnknownColumnError
+from ..errors import AmbiguousTableError, PrismError, UnknownColumnError
 from ..explain import explain_statements, lower
 from ..functions import FunctionRegistry
 from ..ir import Scan, Statement, walk_relations
@@ -74,6 +81,42 @@ def statement_key(sql: str, dialect: str | None) -> str:
     return hashlib.blake2b(f"{dialect or ''}\x00{sql}".encode(), digest_size=16).hexdigest()
 
 
+# What a dependency records for a name several assets answer to: no full name starts with NUL
+# (names with control characters are refused when a project is loaded).
+AMBIGUOUS = "\x00ambiguous"
+HIDDEN = "\x00hidden"
+
+
+def _several(kind: str, names: tuple[str, ...]) -> str:
+    return "\x00".join((kind, *names))
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What an address resolves to.
+
+    ``recorded``: what a ``Dependency`` records (the asset, None, or a marker for several);
+    ``asset``: the one asset whose columns the catalog gives (None: read schema-less);
+    ``owners``: the assets a scan of it draws edges from; ``ambiguous``: the visible
+    candidates when the name is ambiguous (the read is refused)."""
+
+    recorded: str | None
+    asset: str | None
+    owners: tuple[str, ...]
+    ambiguous: tuple[str, ...] = ()
+
+
+NOT_DECLARED = Resolution(None, None, ())
+
+
+def _resolution(candidates: tuple[str, ...]) -> Resolution:
+    if not candidates:
+        return NOT_DECLARED
+    if len(candidates) == 1:
+        return Resolution(candidates[0], candidates[0], candidates)
+    return Resolution(_several(AMBIGUOUS, candidates), None, (), candidates)
+
+
 class AddressBook:
     """The environment's declared tables and views by full name, found the way SQL names them:
     a name that is a suffix of a full name (``orders`` for ``analytics.orders``), or a full
@@ -82,15 +125,52 @@ class AddressBook:
     def __init__(self, full_names: Iterable[str]):
         self._names = Catalog([CatalogTable(n, tuple(n.split(".")), ()) for n in full_names])
 
+    def candidates(self, parts: Address) -> tuple[str, ...]:
+        """The one asset ``parts`` names, or the several it could name (none: not declared)."""
+        try:
+            found = self._names.lookup(parts)
+            if found is not None:
+                return (found.name,)
+            for start in range(1, len(parts) - 1):
+                found = self._names.lookup(parts[start:])
+                if found is not None and len(found.parts) == len(parts) - start:
+                    return (found.name,)
+        except AmbiguousTableError as error:
+            return tuple(error.candidates)
+        return ()
+
+    def find(self, parts: Address) -> Resolution:
+        return _resolution(self.candidates(parts))
+
     def resolve(self, parts: Address) -> str | None:
-        found = self._names.lookup(parts)
-        if found is not None:
-            return found.name
-        for start in range(1, len(parts) - 1):
-            found = self._names.lookup(parts[start:])
-            if found is not None and len(found.parts) == len(parts) - start:
-                return found.name
-        return None
+        """The one asset ``parts`` names (None: not declared, or ambiguous)."""
+        return self.find(parts).asset
+
+
+class ScopedBook:
+    """The address book as a visibility scope reads it: the assets it sees first, so that a
+    hidden asset never makes a name ambiguous or takes it from a visible one.  A name that only
+    hidden assets answer to resolves to them, schema-less, whether one or several answer (so
+    their number is not told); the scope's catalog never gives a hidden asset's columns."""
+
+    def __init__(self, visible: Iterable[str], every: AddressBook):
+        self.visible_names = frozenset(visible)
+        self._visible = AddressBook(self.visible_names)
+        self._every = every
+
+    def find(self, parts: Address) -> Resolution:
+        seen = self._visible.candidates(parts)
+        if seen:
+            return _resolution(seen)
+        hidden = tuple(n for n in self._every.candidates(parts) if n not in self.visible_names)
+        if not hidden:
+            return NOT_DECLARED
+        if len(hidden) == 1:
+            return Resolution(hidden[0], hidden[0], hidden)
+        return Resolution(_several(HIDDEN, hidden), None, hidden)
+
+    def resolve(self, parts: Address) -> str | None:
+        return self.find(parts).asset
 
 
 class ProjectCatalog(Catalog):
@@ -99,7 +179,7 @@ class ProjectCatalog(Catalog):
 
     __slots__ = ("_book", "_columns_of", "_tables", "_recording", "names_only")
 
-    def __init__(self, book: AddressBook, columns_of: Callable[[str], Columns | None]):
+    def __init__(self, book: AddressBook | ScopedBook, columns_of: Callable[[str], Columns | None]):
         super().__init__([])
         self._book = book
         self._columns_of = columns_of
@@ -108,10 +188,14 @@ class ProjectCatalog(Catalog):
         self.names_only = False  # read every asset schema-less (after a column was not declared)
 
     def lookup(self, parts, origin=None):  # type: ignore[override]
-        resolved = self._book.resolve(tuple(parts))
+        found = self._book.find(tuple(parts))
+        resolved = found.asset
         columns = self._columns_of(resolved) if resolved is not None else None
         if self._recording:
-            self._recording[-1].append(Dependency(tuple(parts), resolved, columns))
+            # An ambiguous name is recorded too: the read stands only while it stays ambiguous.
+            self._recording[-1].append(Dependency(tuple(parts), found.recorded, columns))
+        if found.ambiguous:
+            raise AmbiguousTableError(".".join(parts), list(found.ambiguous), origin)
         if resolved is None or columns is None or self.names_only:
             return None
         table = self._tables.get(resolved)
@@ -141,7 +225,8 @@ class _Recording:
 class SqlReader:
     """Reads statements against one environment's catalog."""
 
-    def __init__(self, book: AddressBook, catalog: ProjectCatalog, functions: FunctionRegistry | None = None,
+    def __init__(self, book: AddressBook | ScopedBook, catalog: ProjectCatalog,
+                 functions: FunctionRegistry | None = None,
                  max_characters: int | None = None):
         self.book = book
         self.catalog = catalog
@@ -162,7 +247,7 @@ class SqlReader:
         # SQL reads unknown: the asset says it could not be parsed, over whatever was read.
         status = None if analysed and len(analysed) == len(statements) else SqlStatus.NOT_PARSED
         owners = self._scan_owners(analysed)
-        reads = tuple(dict.fromkeys(name for name in owners.values() if name is not None))
+        reads = tuple(dict.fromkeys(name for found in owners.values() for name in found))
         links: dict[str, dict[ColumnLink, None]] = {name: {} for name in reads}
         outputs: list[str] = []
         for statement, answer in zip(statements, explanation.statements):
@@ -173,9 +258,11 @@ class SqlReader:
                 for source in field.sources:
                     owner = _owner_of(source.column, owners)
                     if owner is not None:
-                        table, name = owner
-                        links[name][ColumnLink(source.column[len(table) + 1:], field.name, source.relationship,
-                                               source.transformation, source.confidence)] = None
+                        table, names = owner
+                        link = ColumnLink(source.column[len(table) + 1:], field.name, source.relationship,
+                                          source.transformation, source.confidence)
+                        for name in names:
+                            links[name][link] = None
         return StatementRead(
             key, status, reads, tuple((name, tuple(found)) for name, found in links.items()),
             _usable_outputs(outputs) if status is None else None, tuple(recording.dependencies),
@@ -195,22 +282,22 @@ class SqlReader:
                 self.catalog.names_only = previous
         return statements, explain_statements(statements, self.functions)
 
-    def _scan_owners(self, statements: list[Statement]) -> dict[str, str | None]:
-        """Each table name the plans scan → the declared asset it is (None: not declared)."""
-        owners: dict[str, str | None] = {}
+    def _scan_owners(self, statements: list[Statement]) -> dict[str, tuple[str, ...]]:
+        """Each table name the plans scan → the declared assets it is (none: not declared)."""
+        owners: dict[str, tuple[str, ...]] = {}
         for statement in statements:
             for relation in walk_relations(statement.root):
                 if isinstance(relation, Scan) and relation.opaque_reason is None and relation.table not in owners:
-                    owners[relation.table] = self.book.resolve(tuple(relation.table.split(".")))
+                    owners[relation.table] = self.book.find(tuple(relation.table.split("."))).owners
         return owners
 
 
-def _owner_of(column: str, owners: dict[str, str | None]) -> tuple[str, str] | None:
-    """(table as the plan spells it, asset) of a source column ``table.column``."""
+def _owner_of(column: str, owners: dict[str, tuple[str, ...]]) -> tuple[str, tuple[str, ...]] | None:
+    """(table as the plan spells it, its assets) of a source column ``table.column``."""
     best = None
-    for table, asset in owners.items():
-        if asset is not None and column.startswith(table + ".") and (best is None or len(table) > len(best[0])):
-            best = (table, asset)
+    for table, assets in owners.items():
+        if assets and column.startswith(table + ".") and (best is None or len(table) > len(best[0])):
+            best = (table, assets)
     return best
 
 

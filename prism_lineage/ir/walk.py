@@ -73,6 +73,15 @@ def walk_relations(root: Relation) -> Iterator[Relation]:
                 stack.append((child, False))
 
 
+def scanned_tables(root: Relation) -> set[str]:
+    """The tables a plan scans, in any clause; a FROM item that is not a table (a table
+    function left unanalysed) is none."""
+    from .relations import Scan
+
+    return {relation.table for relation in walk_relations(root)
+            if isinstance(relation, Scan) and relation.opaque_reason is None}
+
+
 def transform(
     root: N,
     on_relation: Callable[[Relation], Transformed[Relation]] | None = None,

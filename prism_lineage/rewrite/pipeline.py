@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from ..errors import PrismError
 from ..functions import FunctionRegistry
 from ..ir import Expr, Relation, Statement, Transformed, transform
+from ..ir.walk import scanned_tables
 from ..lineage.graph import LineageGraph, Target
 from .context import RewriteContext
 from .decorrelate_subqueries import decorrelate_subqueries
@@ -150,7 +151,9 @@ def rewrite_statement(statement: Statement, functions: FunctionRegistry | None =
         root_now = until_fixed_point(rewrites, root)
     else:
         root_now = once(AFTER, until_fixed_point(REPEATED, once(BEFORE, root).node)).node
-    rewritten = replace(statement, root=root_now, ingress=carry_ingress(statement.ingress, root_now))
+    reads = statement.reads if statement.reads is not None else tuple(sorted(scanned_tables(root)))
+    rewritten = replace(statement, root=root_now, ingress=carry_ingress(statement.ingress, root_now),
+                        reads=reads)
     return RewrittenStatement(statement, rewritten, tuple(fired))
 
 

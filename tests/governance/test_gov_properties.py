@@ -69,7 +69,9 @@ def build(spec, *, hidden_names=None, hidden_kinds=None, extra_hidden=0, extra_e
         edges[(edge.source, edge.target, edge.mark)] = edge
     ordered = tuple(sorted(edges.values(), key=lambda e: (assets[e.source].full_name, assets[e.target].full_name,
                                                           e.mark)))
-    return EnvironmentLineage("p", "e", EnvironmentStatus.COMPUTED, assets, ordered, ParserState.RAN)
+    # Built by hand: no SQL was read, so no answer depends on more than which assets are visible.
+    return EnvironmentLineage("p", "e", EnvironmentStatus.COMPUTED, assets, ordered, ParserState.RAN,
+                              visibility_independent=True)
 
 
 def visible_indices(spec):

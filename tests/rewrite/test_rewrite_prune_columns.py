@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rewrite_checks import operators, plan
+from rewrite_checks import operators, plan, rewritten
 
 from prism_lineage.ir import Aggregate, Project, Scan, SetOperation, Window
 from prism_lineage.rewrite.pipeline import PRUNE_COLUMNS
@@ -52,3 +52,12 @@ def test_a_column_read_by_a_correlated_subquery_stays() -> None:
 def test_the_output_is_never_pruned() -> None:
     root = plan("SELECT a, b, k FROM t", rewrites=ONLY)
     assert [f.name for f in root.fields] == ["a", "b", "k"]
+
+
+def test_pruning_a_dead_subquery_keeps_what_the_statement_reads() -> None:
+    # The scalar subquery over `u` feeds a column nobody reads, so pruning drops it; the
+    # statement as written still reads `u`, and rewrites never change an answer.
+    sql = ("SELECT DISTINCT r2.o0 AS o0 FROM (SELECT r3.a AS o0, "
+           "(SELECT MAX(q.x) FROM u AS q WHERE q.k = r3.a) AS o2 FROM t AS r3 ORDER BY 1 LIMIT 5) AS r2")
+    (result,) = rewritten(sql)
+    assert result.rewritten.reads == ("t", "u")
