@@ -47,12 +47,17 @@ def _within_depth(function):
 @_within_depth
 def lower(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
           *, file: str | None = None, functions: FunctionRegistry | None = None,
-          through_script: bool = False) -> list[Statement]:
-    """Lower SQL text into IR statements (``through_script``: see ``explain``)."""
-    catalog = schema if isinstance(schema, Catalog) else Catalog.from_mapping(schema)
+          through_script: bool = False, strict: bool = False) -> list[Statement]:
+    """Lower SQL text into IR statements (``through_script``, ``strict``: see ``explain``)."""
+    catalog = _catalog(schema, strict)
     registry = functions if functions is not None else FunctionRegistry.default()
     return lower_sql(sql, catalog=catalog, dialect=dialect, file=file, functions=registry,
                      through_script=through_script)
+
+
+def _catalog(schema: Mapping[str, Any] | Catalog | None, strict: bool) -> Catalog:
+    catalog = schema if isinstance(schema, Catalog) else Catalog.from_mapping(schema)
+    return catalog.strictly() if strict and not catalog.strict else catalog
 
 
 @_within_depth
@@ -99,10 +104,10 @@ class ScriptAnswers:
 
 def explain_script(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
                    *, file: str | None = None, functions: FunctionRegistry | None = None,
-                   through_script: bool = False) -> ScriptAnswers:
+                   through_script: bool = False, strict: bool = False) -> ScriptAnswers:
     """``explain``, statement by statement (see ``ScriptAnswers``): the same answers, each given
     as soon as its statement is explained, so a failing statement does not lose the ones before."""
-    catalog = schema if isinstance(schema, Catalog) else Catalog.from_mapping(schema)
+    catalog = _catalog(schema, strict)
     registry = functions if functions is not None else FunctionRegistry.default()
     lowering = ScriptLowering(sql, catalog=catalog, dialect=dialect, file=file, functions=registry,
                               through_script=through_script)
@@ -135,7 +140,8 @@ def _with_plan_functions(functions: FunctionRegistry | None, plan: PlanSource) -
 
 def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None = None,
             dialect: str | None = None, *, file: str | None = None,
-            functions: FunctionRegistry | None = None, through_script: bool = False) -> Explanation:
+            functions: FunctionRegistry | None = None, through_script: bool = False,
+            strict: bool = False) -> Explanation:
     """Explain every output field of every statement in ``sql``.
 
     ``sql`` is SQL text, or a plan that lowers itself (``PlanSource``).  ``schema`` maps table
@@ -144,12 +150,15 @@ def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None 
     facts for your functions (docs/functions.md).  In a script, a table or view an earlier
     statement created is a table of its own for the statements after it; with
     ``through_script=True`` lineage continues through it to the base tables (docs/scripts.md).
+    A table the schema given does not declare is read without one and said in ``uncertain``
+    (with the closest declared names); ``strict=True`` refuses it instead (``MissingTableError``).
     Raises a ``PrismError`` subclass (``ParseError``, ``AmbiguousColumnError`` …) on bad input.
     """
     if not isinstance(sql, str):
         sql = as_plan_source(sql, schema)  # a Polars LazyFrame, as it is
     if isinstance(sql, str):
-        statements = lower(sql, schema, dialect, file=file, functions=functions, through_script=through_script)
+        statements = lower(sql, schema, dialect, file=file, functions=functions, through_script=through_script,
+                           strict=strict)
     elif isinstance(sql, PlanSource):
         statements = sql.to_statements()
         functions = _with_plan_functions(functions, sql)
@@ -163,7 +172,8 @@ def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None 
 @_within_depth
 def lineage_graphs(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None = None,
                    dialect: str | None = None, *, file: str | None = None,
-                   functions: FunctionRegistry | None = None, through_script: bool = False) -> list[LineageGraph]:
+                   functions: FunctionRegistry | None = None, through_script: bool = False,
+                   strict: bool = False) -> list[LineageGraph]:
     """The plan-level lineage graph of every statement in ``sql`` (SQL text or a ``PlanSource``)."""
     if not isinstance(sql, str):
         sql = as_plan_source(sql, schema)
@@ -172,4 +182,5 @@ def lineage_graphs(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog 
         return [LineageGraph.of(s, registry) for s in sql.to_statements()]
     registry = functions if functions is not None else FunctionRegistry.default()
     return [LineageGraph.of(s, registry)
-            for s in lower(sql, schema, dialect, file=file, functions=registry, through_script=through_script)]
+            for s in lower(sql, schema, dialect, file=file, functions=registry, through_script=through_script,
+                           strict=strict)]

@@ -61,7 +61,7 @@ class LoweringContext:
     """Ids, positions, names and findings of one statement being lowered."""
 
     __slots__ = ("ids", "text", "catalog", "normalizer", "dialect", "uncertain", "statement", "functions",
-                 "through_script", "source", "top_queries", "ordering")
+                 "through_script", "source", "top_queries", "ordering", "missing")
 
     def __init__(self, *, statement: int, text: SourceText, catalog: Catalog, normalizer: Normalizer, dialect,
                  functions=None, through_script: bool = False, source: str | None = None):
@@ -84,6 +84,9 @@ class LoweringContext:
         self.top_queries: tuple[exp.Expression, ...] = ()
         # The Sort that orders the statement's result, once lowered (``Statement.ordering``).
         self.ordering: tuple[str, ...] = ()
+        # What the statement said about tables it read that the schema does not declare: through
+        # the script, a later read of the rows it wrote says it too (as the same CTE would).
+        self.missing: list[str] = []
 
     def result_query(self, node: exp.Expression | None) -> None:
         """``node`` is the query whose rows the statement returns or writes."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
-from ...errors import InvalidStatementError, UnknownColumnError
+from ...errors import InvalidStatementError, MissingTableError, UnknownColumnError
 from ...ir import (
     Call,
     CteRef,
@@ -497,6 +497,8 @@ class QueryLowerer:
                 if through is not None:
                     return through
             table = ctx.catalog.lookup(parts, origin)
+            if table is None:
+                _not_in_schema(ctx, parts, origin)
             scan_id = ctx.ids.new("scan", origin)
             name = table.name if table is not None else ".".join(parts)
             builder = ScanBuilder(scan_id, name, origin, table)
@@ -586,6 +588,28 @@ class QueryLowerer:
             builder.column(name)
         ctx.uncertain_about(reason, None, origin)
         return builder.build, [source]
+
+
+def _not_in_schema(ctx: LoweringContext, parts: tuple[str, ...], origin: Origin | None) -> None:
+    """A table read that the schema given does not declare: read without one, and said (with the
+    closest declared names) — or refused, when the catalog is strict.  Tables the script itself
+    made (or dropped: said elsewhere) and a run without a schema say nothing."""
+    catalog = ctx.catalog
+    base = getattr(catalog, "base", catalog)
+    if not base.tables:
+        return
+    script_table = getattr(catalog, "script_table", None)
+    if script_table is not None and script_table(parts) is not None:
+        return
+    name = ".".join(parts)
+    close = base.close_names(name)
+    if getattr(base, "strict", False):
+        raise MissingTableError(name, close, origin)
+    guess = f"; did you mean {' or '.join(close)}?" if close else ""
+    reason = f"{name} is not in the schema: it is read without one, each column as the query names it{guess}"
+    if all(u.reason != reason for u in ctx.uncertain):
+        ctx.uncertain_about(reason, None, origin)
+        ctx.missing.append(reason)
 
 
 def _common_type(left: Field, right: list[Field]):

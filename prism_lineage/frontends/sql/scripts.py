@@ -182,6 +182,7 @@ class ScriptCatalog:
                 written = _updated(root, entry.table, statement.origin, ctx)
             else:
                 written = _padded(statement, entry.table, ctx)
+            _carry(entry, ctx)
             if kind == "insert_overwrite" or entry.rows is None and entry.created:
                 entry.rows = written
             else:
@@ -215,6 +216,7 @@ class ScriptCatalog:
             entry.view_columns = [] if is_open else [name for name, _ in written]
         elif ctx.through_script:
             entry.rows = _padded(statement, table, ctx) if statement.writes else root
+            _carry(entry, ctx)
         self._tables.append(entry)
 
     def _forget(self, parts: tuple[str, ...]) -> None:
@@ -353,6 +355,14 @@ class ScriptCatalog:
             entry.view_columns = [c.name for c, _ in columns]
         elif entry.rows is not None:
             entry.rows = _reshaped(entry.rows, columns, origin, ctx)
+
+
+def _carry(entry: ScriptTable, ctx: LoweringContext) -> None:
+    """Through the script, what the writing statement said about the tables it read without a
+    schema is said by every read of the rows it wrote (as the same logic in a CTE would say it)."""
+    for reason in ctx.missing:
+        if reason not in entry.caveats:
+            entry.caveats.append(reason)
 
 
 def _padded(statement: Statement, table: Table, ctx: LoweringContext) -> Relation:
