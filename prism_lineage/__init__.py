@@ -17,6 +17,7 @@ from .errors import (
     InputError,
     InvalidStatementError,
     MissingTableError,
+    NestingTooDeepError,
     ParseError,
     PrismError,
     ResolutionError,
@@ -42,7 +43,8 @@ _LAZY = {
 __all__ = [
     "AmbiguousColumnError", "AmbiguousTableError", "Catalog", "Confidence", "Explanation", "FunctionInfo",
     "FunctionRegistry", "InputError",
-    "InvalidStatementError", "LineageGraph", "MissingTableError", "ParseError", "PrismError", "Relationship", "ResolutionError",
+    "InvalidStatementError", "LineageGraph", "MissingTableError", "NestingTooDeepError", "ParseError", "PrismError",
+    "Relationship", "ResolutionError",
     "SchemaError", "Transformation", "UnknownColumnError", "UnknownDialectError", "UnknownTableError",
     "UnknownTargetError", "UsageError", "explain", "lineage_graphs", "load_schema",
 ]

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import functools
-import sys
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from ..catalog import Catalog
-from ..errors import NestingTooDeepError
 from ..frontends import as_plan_source
+from ..guarded import guarded, run_guarded
 from ..frontends.sql import ScriptLowering, lower_sql
 from ..functions import FunctionRegistry
 from ..ir import Statement
@@ -22,29 +20,12 @@ __all__ = [
     "SourceColumn", "UncertainItem",
 ]
 
-# Generated SQL nests deeply (CTE chains of hundreds); lowering and lineage recurse per level.
-_RECURSION_LIMIT = 20_000
+# Generated SQL nests deeply (CTE chains of hundreds) and lowering and lineage recurse per
+# level: every entry point runs on the deep-stack worker (guarded.py), where a plan too deep
+# to follow is a clear ``NestingTooDeepError``, never a crash.
 
 
-def _within_depth(function):
-    """Run with room for deep plans; a plan deeper than that is a clear error, not a crash."""
-
-    @functools.wraps(function)
-    def guarded(*args, **kwargs):
-        if sys.getrecursionlimit() < _RECURSION_LIMIT:
-            sys.setrecursionlimit(_RECURSION_LIMIT)
-        try:
-            return function(*args, **kwargs)
-        except RecursionError:
-            raise NestingTooDeepError(
-                "the query nests more deeply than prism_lineage can follow (a chain of a few thousand "
-                "CTEs or subqueries): split it into several statements"
-            ) from None
-
-    return guarded
-
-
-@_within_depth
+@guarded
 def lower(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
           *, file: str | None = None, functions: FunctionRegistry | None = None,
           through_script: bool = False, strict: bool = False) -> list[Statement]:
@@ -60,7 +41,7 @@ def _catalog(schema: Mapping[str, Any] | Catalog | None, strict: bool) -> Catalo
     return catalog.strictly() if strict and not catalog.strict else catalog
 
 
-@_within_depth
+@guarded
 def explain_statements(statements: list[Statement], functions: FunctionRegistry | None = None) -> Explanation:
     registry = functions if functions is not None else FunctionRegistry.default()
     answers = [answer_statement(s, LineageGraph.of(s, registry)) for s in statements]
@@ -90,7 +71,7 @@ class ScriptAnswers:
                 return
             yield answer
 
-    @_within_depth
+    @guarded
     def _next(self, steps: Iterator[Statement]) -> StatementAnswer | None:
         statement = next(steps, None)
         if statement is None:
@@ -109,8 +90,8 @@ def explain_script(sql: str, schema: Mapping[str, Any] | Catalog | None = None, 
     as soon as its statement is explained, so a failing statement does not lose the ones before."""
     catalog = _catalog(schema, strict)
     registry = functions if functions is not None else FunctionRegistry.default()
-    lowering = ScriptLowering(sql, catalog=catalog, dialect=dialect, file=file, functions=registry,
-                              through_script=through_script)
+    lowering = run_guarded(ScriptLowering, sql, catalog=catalog, dialect=dialect, file=file, functions=registry,
+                           through_script=through_script)
     return ScriptAnswers(lowering, registry)
 
 
@@ -160,7 +141,7 @@ def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None 
         statements = lower(sql, schema, dialect, file=file, functions=functions, through_script=through_script,
                            strict=strict)
     elif isinstance(sql, PlanSource):
-        statements = sql.to_statements()
+        statements = run_guarded(sql.to_statements)
         functions = _with_plan_functions(functions, sql)
     else:
         from ..errors import UsageError
@@ -169,7 +150,7 @@ def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None 
     return explain_statements(statements, functions)
 
 
-@_within_depth
+@guarded
 def lineage_graphs(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None = None,
                    dialect: str | None = None, *, file: str | None = None,
                    functions: FunctionRegistry | None = None, through_script: bool = False,

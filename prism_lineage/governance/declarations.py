@@ -10,11 +10,49 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator, model_validator
+
+from .names import identifier_problem, name_problem
 
 
 class _Declaration(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _identifier(value):
+    """An identifier: any text without control characters (a NUL, an escape, a newline)."""
+    if isinstance(value, str):
+        problem = identifier_problem(value)
+        if problem is not None:
+            raise ValueError(f"an identifier {problem}")
+    elif isinstance(value, tuple):
+        for item in value:
+            _identifier(item)
+    return value
+
+
+def _name(value):
+    """A project's or an environment's name: it becomes a directory of the index."""
+    problem = name_problem(value)
+    if problem is not None:
+        raise ValueError(f"the name {problem}")
+    return value
+
+
+def _dialect(value):
+    """A dialect sqlglot reads (refused by name otherwise: every statement would silently be
+    "Could not be parsed")."""
+    if value is not None:
+        from ..frontends.sql.dialects import get_dialect
+
+        from ..errors import UnknownDialectError
+
+        try:
+            get_dialect(value)
+        except UnknownDialectError:
+            raise ValueError(f"unknown dialect '{value}' (see sqlglot's dialects: duckdb, snowflake, "
+                             "postgres, bigquery …)") from None
+    return value
 
 
 class Column(_Declaration):
@@ -22,10 +60,12 @@ class Column(_Declaration):
     column keeps its id across renames (the review gate matches columns by id)."""
 
     name: str
-    id: int | None = None
+    id: StrictInt | None = None
     type: str | None = None
-    required: bool = False
+    required: StrictBool = False
     doc: str | None = None
+
+    _names = field_validator("name")(_identifier)
 
 
 class Stewardship(_Declaration):
@@ -33,7 +73,7 @@ class Stewardship(_Declaration):
 
     owner: str | None = None
     steward: str | None = None
-    certified: bool = False
+    certified: StrictBool = False
 
 
 class Table(_Declaration):
@@ -42,9 +82,11 @@ class Table(_Declaration):
     columns: tuple[Column, ...] = ()
     owner: str | None = None
     steward: str | None = None
-    certified: bool = False
+    certified: StrictBool = False
     file: str
     aliases: tuple[str, ...] = ()  # other short names it answers to (a dbt model's name)
+
+    _names = field_validator("namespace", "name", "aliases")(_identifier)
 
     @property
     def full_name(self) -> str:
@@ -61,11 +103,14 @@ class View(_Declaration):
     columns: tuple[Column, ...] = ()
     owner: str | None = None
     steward: str | None = None
-    certified: bool = False
+    certified: StrictBool = False
     dialect: str | None = None
     file: str
     sql_read_from: str | None = None  # how the SQL was obtained when it is not the file's own text
     aliases: tuple[str, ...] = ()
+
+    _names = field_validator("namespace", "name", "aliases", "reads")(_identifier)
+    _dialects = field_validator("dialect")(_dialect)
 
     @property
     def full_name(self) -> str:
@@ -87,6 +132,9 @@ class PipelineAsset(_Declaration):
     sql_read_from: str | None = None
     file: str | None = None  # the file holding its SQL and depends_on, when not the pipeline's
 
+    _names = field_validator("name", "writes", "depends_on")(_identifier)
+    _dialects = field_validator("dialect")(_dialect)
+
     @model_validator(mode="after")
     def _one_sql(self) -> "PipelineAsset":
         if (self.sql is None) == (self.sql_file is None):
@@ -99,12 +147,16 @@ class Pipeline(_Declaration):
     assets: tuple[PipelineAsset, ...]
     file: str
 
+    _names = field_validator("name")(_identifier)
+
     @model_validator(mode="after")
     def _dependencies_inside(self) -> "Pipeline":
-        names = [a.name for a in self.assets]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise ValueError(f"pipeline '{self.name}' declares asset {duplicates[0]!r} twice")
+        # Counted and looked up in sets: a pipeline of thousands of assets stays linear.
+        names: set[str] = set()
+        for asset in self.assets:
+            if asset.name in names:
+                raise ValueError(f"pipeline '{self.name}' declares asset {asset.name!r} twice")
+            names.add(asset.name)
         for asset in self.assets:
             for dependency in asset.depends_on:
                 if dependency not in names:
@@ -124,11 +176,14 @@ class Environment(_Declaration):
 
     name: str
     dialect: str | None = None
-    reviews: bool = False
+    reviews: StrictBool = False
     tables: tuple[Table, ...] = ()
     views: tuple[View, ...] = ()
     pipelines: tuple[Pipeline, ...] = ()
     patched: tuple[str, ...] = ()  # full names of tables this environment patches
+
+    _dialects = field_validator("dialect")(_dialect)
+    _checked_name = field_validator("name")(_name)
 
     @model_validator(mode="after")
     def _names_unique(self) -> "Environment":
@@ -149,6 +204,8 @@ class Project(_Declaration):
     default_environment: str | None = None
     owner: str | None = None  # whose view an answer gives when no credential is named
     format: Literal["native", "dbt"] = "native"
+
+    _checked_name = field_validator("name")(_name)
 
     def environment(self, name: str) -> Environment | None:
         return next((e for e in self.environments if e.name == name), None)

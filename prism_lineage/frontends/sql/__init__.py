@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
+import sqlglot.errors as sqlglot_errors
+
 from ...catalog import Catalog
 from ...ir import SourceText, Statement
 from .context import LoweringContext
 from .dialects import Normalizer, get_dialect, known_dialects
-from .parsing import parse_statements
+from .parsing import parse_statements, raised_by_sqlglot, statement_parse_error, without_byte_order_mark
 from .scripts import ScriptCatalog
 from .statements import lower_statement, result_query
 
@@ -41,6 +43,7 @@ class ScriptLowering:
     def __init__(self, text: str, *, catalog: Catalog, dialect: str | None = None, file: str | None = None,
                  functions=None, through_script: bool = False):
         sql_dialect = get_dialect(dialect)
+        text = without_byte_order_mark(text)
         self._source = SourceText(text, None, file)
         self._nodes = parse_statements(text, sql_dialect, self._source)
         self._script = ScriptCatalog(catalog)
@@ -58,7 +61,16 @@ class ScriptLowering:
                                   source=text)
             script.begin(ctx)
             ctx.result_query(result_query(node))
-            statement = lower_statement(node, ctx)
+            try:
+                statement = lower_statement(node, ctx)
+            except (sqlglot_errors.SqlglotError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+                    AssertionError) as error:
+                # sqlglot failing on a part of the statement while it is lowered (reading a
+                # JSON path or a type string, writing an expression's SQL text): the statement
+                # cannot be read.  Raised by our own code, it is a bug, and stays one.
+                if not isinstance(error, sqlglot_errors.SqlglotError) and not raised_by_sqlglot(error):
+                    raise
+                raise statement_parse_error(error, node, ctx) from None
             if statement.root is not None and statement.ordering is None:
                 statement = replace(statement, ordering=ctx.ordering)
             yield script.record(statement, node, ctx)
