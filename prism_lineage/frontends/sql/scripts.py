@@ -78,6 +78,9 @@ class ScriptTable:
     stops: str | None = None
     # Through the script, what reads of it must say (a change to columns nobody knows).
     caveats: list[str] = field(default_factory=list)
+    # Through the script, the tables its rows were read from that the schema does not declare,
+    # as the writing statements said it: every read of the rows says it too.
+    missing: list[str] = field(default_factory=list)
 
 
 class ScriptCatalog:
@@ -361,8 +364,8 @@ def _carry(entry: ScriptTable, ctx: LoweringContext) -> None:
     """Through the script, what the writing statement said about the tables it read without a
     schema is said by every read of the rows it wrote (as the same logic in a CTE would say it)."""
     for reason in ctx.missing:
-        if reason not in entry.caveats:
-            entry.caveats.append(reason)
+        if reason not in entry.missing:
+            entry.missing.append(reason)
 
 
 def _padded(statement: Statement, table: Table, ctx: LoweringContext) -> Relation:
@@ -472,6 +475,10 @@ def script_read(queries, parts: tuple[str, ...], alias: str | None, column_alias
     name = entry.table.name
     for caveat in entry.caveats:
         catalog.note(caveat, origin)
+    for reason in entry.missing:
+        catalog.note(reason, origin)
+        if reason not in ctx.missing:
+            ctx.missing.append(reason)
     if entry.view is not None:
         definition = CteDef(name, exp.CTE(this=entry.view), CteEnv(), list(entry.view_columns), False)
     elif entry.rows is not None:
