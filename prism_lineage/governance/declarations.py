@@ -28,6 +28,17 @@ class Column(_Declaration):
     doc: str | None = None
 
 
+class DeclaredRead(_Declaration):
+    """A read an asset's author declared in its own code: a dbt model's ``ref()`` or
+    ``source()`` (its manifest's ``depends_on``).  ``name``: the full name of the table or view
+    read; ``call``: the call as written (``ref('stg_orders')``); ``through``: the ephemeral
+    models it is read through, each with the call that model declares, nearest first."""
+
+    name: str
+    call: str
+    through: tuple[tuple[str, str], ...] = ()
+
+
 class Stewardship(_Declaration):
     """Who answers for an asset, and whether it is certified."""
 
@@ -45,6 +56,10 @@ class Table(_Declaration):
     certified: bool = False
     file: str
     aliases: tuple[str, ...] = ()  # other short names it answers to (a dbt model's name)
+    # How strongly each alias holds a short name (parallel to ``aliases``; lower wins; empty:
+    # all alike): dbt's ``--select`` precedence, a model's name over a seed's over a source's.
+    alias_ranks: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()  # what the loader says of it (several dbt names, which one won)
 
     @property
     def full_name(self) -> str:
@@ -66,6 +81,11 @@ class View(_Declaration):
     file: str
     sql_read_from: str | None = None  # how the SQL was obtained when it is not the file's own text
     aliases: tuple[str, ...] = ()
+    alias_ranks: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+    # The reads its code declares (dbt ``ref()``/``source()``); None: it declares them in
+    # ``reads`` instead (a native view).
+    refs: tuple[DeclaredRead, ...] | None = None
 
     @property
     def full_name(self) -> str:
@@ -76,7 +96,11 @@ SqlOrigin = Literal["inline", "file"]
 
 
 class PipelineAsset(_Declaration):
-    """One asset of a pipeline: it writes one table, with SQL held inline or named in a file."""
+    """One asset of a pipeline: it writes one table, with SQL held inline or named in a file.
+
+    A native pipeline declares no read of another table (``refs`` None): what its SQL reads is
+    parsed.  A dbt model does (``refs``: its ``ref()`` and ``source()`` calls, possibly none).
+    ``language``: a dbt Python model's code is held but not read (only SQL is)."""
 
     name: str
     writes: str
@@ -86,6 +110,8 @@ class PipelineAsset(_Declaration):
     dialect: str | None = None
     sql_read_from: str | None = None
     file: str | None = None  # the file holding its SQL and depends_on, when not the pipeline's
+    refs: tuple[DeclaredRead, ...] | None = None
+    language: Literal["sql", "python"] = "sql"
 
     @model_validator(mode="after")
     def _one_sql(self) -> "PipelineAsset":

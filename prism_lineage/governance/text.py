@@ -43,6 +43,8 @@ def render_explorer(answer: ExplorerAnswer) -> str:
             lines.append(f"{_INDENT * 3}SQL read from {node.sql_read_from}")
         if node.note is not None:
             lines.append(f"{_INDENT * 3}{node.note}")
+        for note in node.notes:
+            lines.append(f"{_INDENT * 3}{note}")
     lines += ["", "edges (one row per edge and mark)"]
     if not answer.edges:
         lines.append(f"{_INDENT}none")
