@@ -8,7 +8,7 @@ says which file gives it, and the review gate compares files.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -19,13 +19,47 @@ class _Declaration(BaseModel):
 
 class Column(_Declaration):
     """A column a table declares.  ``id`` is optional; when a file gives its columns ids, a
-    column keeps its id across renames (the review gate matches columns by id)."""
+    column keeps its id across renames (the review gate matches columns by id).  Defaults are
+    kept as written (``default``; ``initial_default`` and ``write_default`` as Iceberg names
+    them); none of them changes lineage."""
 
     name: str
     id: int | None = None
     type: str | None = None
     required: bool = False
     doc: str | None = None
+    default: Any = None
+    initial_default: Any = None
+    write_default: Any = None
+
+
+# A partition field or a write-order (sort) field: as written, e.g. ``day(ordered_at)``, or a
+# mapping such as ``{column: ordered_at, transform: day}`` / ``{column: id, direction: desc}``.
+LayoutField = str | dict[str, Any]
+
+
+class Routing(_Declaration):
+    """Where a table's data is routed: its file format, the engine that writes it, and the
+    consumers it is delivered to."""
+
+    format: str | None = None
+    engine: str | None = None
+    consumers: tuple[str, ...] = ()
+
+
+class TableMetadata(_Declaration):
+    """The ordinary metadata of a table, kept as declared: nothing here changes lineage, and
+    a change to any of it is not escalated for review (seed 000's list)."""
+
+    doc: str | None = None
+    labels: dict[str, Any] | tuple[str, ...] | None = None
+    annotations: dict[str, Any] | None = None
+    identifier_fields: tuple[str, ...] = ()
+    schema_id: int | None = None
+    partitions: tuple[LayoutField, ...] = ()
+    properties: dict[str, Any] | None = None
+    write_order: tuple[LayoutField, ...] = ()
+    routing: Routing | None = None
 
 
 class DeclaredRead(_Declaration):
@@ -47,7 +81,7 @@ class Stewardship(_Declaration):
     certified: bool = False
 
 
-class Table(_Declaration):
+class Table(TableMetadata):
     namespace: str
     name: str
     columns: tuple[Column, ...] = ()
@@ -69,6 +103,10 @@ class Table(_Declaration):
 class View(_Declaration):
     """A view: its SQL (always held inline, so it is read) and the reads its author lists."""
 
+    doc: str | None = None
+    labels: dict[str, Any] | tuple[str, ...] | None = None
+    annotations: dict[str, Any] | None = None
+    properties: dict[str, Any] | None = None
     namespace: str
     name: str
     sql: str
