@@ -189,6 +189,7 @@ class _Importer:
             aliases, ranks = self._names(relation)
             yield relation.primary, Table(
                 namespace=relation.namespace, name=relation.name, columns=columns,
+                columns_complete=self._relation_cataloged(relation),
                 file=node.get("original_file_path") or "", aliases=aliases, alias_ranks=ranks,
                 notes=(*self._relation_notes(relation), *stewardship_notes, *column_notes,
                        *self._language_notes(node)), **stewardship)
@@ -204,7 +205,7 @@ class _Importer:
             stewardship, stewardship_notes = self._relation_stewardship(relation)
             aliases, ranks = self._names(relation)
             yield uid, View(namespace=relation.namespace, name=relation.name, sql=sql, refs=tuple(self._refs(uid)),
-                            columns=columns, dialect=self.dialect, file=node.get("original_file_path") or "",
+                            columns=columns, columns_complete=self._relation_cataloged(relation), dialect=self.dialect, file=node.get("original_file_path") or "",
                             sql_read_from=read_from, aliases=aliases, alias_ranks=ranks,
                             notes=(*self._relation_notes(relation), *stewardship_notes, *column_notes),
                             **stewardship)
@@ -311,6 +312,9 @@ class _Importer:
                        + " (no catalog.json has the relation)")
             notes.append(f"columns: its dbt names disagree ({said}); {won}.")
         return columns, tuple(notes)
+
+    def _relation_cataloged(self, relation: _Relation) -> bool:
+        return any(self.cataloged(uid) for uid in relation.members)
 
     def _language_notes(self, node: dict) -> tuple[str, ...]:
         if _language(node) != "python":

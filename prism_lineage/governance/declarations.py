@@ -94,6 +94,10 @@ class Table(TableMetadata):
     # all alike): dbt's ``--select`` precedence, a model's name over a seed's over a source's.
     alias_ranks: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()  # what the loader says of it (several dbt names, which one won)
+    # Whether ``columns`` (or, without any, the columns its SQL outputs) are all it has: a
+    # native declaration's are; a dbt node's YAML columns without catalog.json are only the
+    # ones documented, so SQL naming another column is not said to read an unknown one.
+    columns_complete: bool = True
 
     @property
     def full_name(self) -> str:
@@ -121,6 +125,7 @@ class View(_Declaration):
     aliases: tuple[str, ...] = ()
     alias_ranks: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()
+    columns_complete: bool = True
     # The reads its code declares (dbt ``ref()``/``source()``); None: it declares them in
     # ``reads`` instead (a native view).
     refs: tuple[DeclaredRead, ...] | None = None

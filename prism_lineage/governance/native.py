@@ -33,7 +33,7 @@ _PATCHABLE = {"namespace", "name", "columns", "owner", "steward", "certified", "
               "identifier_fields", "schema_id", "partitions", "properties", "write_order", "routing"}
 # Fields of the declarations that only a loader sets (a dbt manifest's): a native file that
 # writes one is refused as an unknown field is.
-_LOADER_ONLY = {"refs", "language", "notes", "alias_ranks", "sql_read_from", "file"}
+_LOADER_ONLY = {"refs", "language", "notes", "alias_ranks", "sql_read_from", "file", "columns_complete"}
 _ENVIRONMENT_SETTINGS = {"reviews"}
 # libyaml's safe loader where PyYAML was built with it: a project of 10,000 files loads five
 # times faster than with the pure-Python one (1.2 s against 6 s), and reads the same documents.

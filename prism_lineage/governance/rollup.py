@@ -351,6 +351,7 @@ class _Builder:
             self.declared_columns: dict[str, Columns | None] = {
                 d.full_name: tuple((c.name, c.type) for c in d.columns) or None for d in (*env.tables, *env.views)
             }
+            self.incomplete = frozenset(d.full_name for d in (*env.tables, *env.views) if not d.columns_complete)
             self.reader_functions = functions if functions is not None else FunctionRegistry.default()
         else:
             assert base is not None
@@ -361,8 +362,9 @@ class _Builder:
             self.statements = [s for s in base.statements if s.writer in self.visible]
             self.asset_statements = base.asset_statements
             self.declared_columns = {n: c for n, c in base.declared_columns.items() if n in self.visible}
+            self.incomplete = base.incomplete
             self.reader_functions = base.reader_functions
-        self.catalog = ProjectCatalog(self.book, self._columns_of)
+        self.catalog = ProjectCatalog(self.book, self._columns_of, lambda name: name not in self.incomplete)
         self.reader = SqlReader(self.book, self.catalog, self.reader_functions)  # type: ignore[arg-type]
         self.writers: dict[str, list[_Statement]] = {}
         for statement in self.statements:
@@ -477,6 +479,7 @@ class _Builder:
     def _read_notes(self, statement: _Statement, read: StatementRead) -> Iterable[ReadNote]:
         """Where what its author declares it reads and what its SQL reads disagree (only when
         the SQL was read whole: a statement read in part may read more than it shows)."""
+        yield from self._unknown_column_notes(read)
         if statement.declared is None or read.status is not None:
             return
         writer = statement.writer
@@ -488,6 +491,16 @@ class _Builder:
         for name, call in declared.items():
             if name not in parsed:
                 yield ReadNote(declared_only_note(name, call), (name,))
+
+    def _unknown_column_notes(self, read: StatementRead) -> Iterable[ReadNote]:
+        """A column the SQL reads that its table does not declare (or, for an asset whose
+        columns come from its own SQL, does not output): read by name only, it is said."""
+        for name in read.reads:
+            missing = dict.fromkeys(link.source for link in read.columns_from(name)
+                                    if link.confidence == "unknown" and not self.reader.has_column(name, link.source))
+            if missing:
+                verb = "does not declare" if self.declared_columns.get(name) is not None else "does not output"
+                yield ReadNote(f"Reads {_and(list(missing))}, which {name} {verb}.", (name,))
 
     def _declared_edges(self) -> Iterable[LineageEdge]:
         for statement in self.statements:
@@ -625,6 +638,10 @@ class _Builder:
             columns = tuple((name, None) for name in result.outputs)
         self.derived[full_name] = columns
         return columns
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _asset_file(pipeline: Pipeline, asset: PipelineAsset) -> str:

@@ -208,3 +208,60 @@ def test_adding_metadata_to_a_certified_table_is_not_held_as_unreadable(tmp_path
     edit(proposed, ORDERS, with_metadata)  # before: the file was "unreadable", the change held
     answer = review(base, proposed, OWNER)
     assert not answer.waits_for_approval and answer.held == []
+
+
+# --- 6. a column its table does not have ----------------------------------------------------
+
+def unknown_column_project(root, amount="amount"):
+    return write_project(root, tables=[
+        table("analytics.orders", ["order_id", "customer_id", amount]), table("raw.customers", ["id", "country"])],
+        views=[view("analytics.revenue", "SELECT o.order_id, o.amout AS revenue, c.* FROM analytics.orders o "
+                                         "JOIN raw.customers c ON c.id = o.customer_id",
+                    reads=["analytics.orders", "raw.customers"]),
+               view("analytics.totals", "SELECT customer_id, SUM(amount) AS total FROM analytics.orders "
+                                        "GROUP BY customer_id", reads=["analytics.orders"]),
+               view("analytics.top", "SELECT customer_id, totl FROM analytics.totals", reads=["analytics.totals"])])
+
+
+def links(lineage, source, target):
+    s, t = lineage.by_name[source], lineage.by_name[target]
+    [edge] = [e for e in lineage.edges if e.source == s and e.target == t and e.mark == "parsed"]
+    return {(c.source, c.target): c.confidence for c in edge.columns}
+
+
+def test_a_column_its_table_does_not_declare_is_marked_unknown_and_said(tmp_path):
+    project, _ = load_project(unknown_column_project(tmp_path / "p"))
+    lineage = sync(project)
+    assert links(lineage, "analytics.orders", "analytics.revenue")[("amout", "revenue")] == "unknown"
+    assert links(lineage, "analytics.orders", "analytics.revenue")[("order_id", "order_id")] == "exact"
+    # Only the table the column was named on is read schema-less: c.* still expands.
+    assert links(lineage, "raw.customers", "analytics.revenue") == {
+        ("id", "order_id"): "exact", ("id", "revenue"): "exact", ("id", "id"): "exact",
+        ("country", "country"): "exact", ("id", "country"): "exact"}
+    answer = explore(lineage, OWNER, "analytics.revenue", "upstream", 1)
+    assert answer.assets[0].notes == ["Reads amout, which analytics.orders does not declare."]
+    # A column a view's own SQL does not output.
+    assert explore(lineage, OWNER, "analytics.top", "upstream", 1).assets[0].notes == [
+        "Reads totl, which analytics.totals does not output."]
+    assert links(lineage, "analytics.totals", "analytics.top")[("totl", "totl")] == "unknown"
+
+
+def test_after_a_rename_sql_still_reading_the_old_name_is_flagged(tmp_path):
+    before, _ = load_project(unknown_column_project(tmp_path / "a"))
+    after, _ = load_project(unknown_column_project(tmp_path / "b", amount="amount_usd"))
+    first = sync(before)
+    assert explore(first, OWNER, "analytics.totals", "upstream", 1).assets[0].notes == []
+    again = sync(after, previous=first)  # the rename re-reads what read the renamed table's columns
+    assert explore(again, OWNER, "analytics.totals", "upstream", 1).assets[0].notes == [
+        "Reads amount, which analytics.orders does not declare."]
+    assert links(again, "analytics.orders", "analytics.totals")[("amount", "total")] == "unknown"
+
+
+def test_unknown_columns_through_the_index_and_the_cli(tmp_path, capsys):
+    root = unknown_column_project(tmp_path / "p")
+    argv = ["lineage", "analytics.revenue", "--project", str(root), "-o", "json", "--direction", "up"]
+    assert main(argv) == 0
+    direct = capsys.readouterr().out
+    assert main([*argv, "--index", str(tmp_path / "index")]) == 0
+    assert capsys.readouterr().out == direct
+    assert "Reads amout, which analytics.orders does not declare." in direct
