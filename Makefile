@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test bench install clean
+.PHONY: demo test bench install clean duckdb-plans
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -34,5 +34,12 @@ test: $(VENV)/.stamp-test
 bench: $(VENV)/.stamp-bench
 	$(PY) -m benchmarks.run
 
+# DuckDB's own Substrait plans for the tests (committed): its extension exists for DuckDB 1.1.3
+# only, so it gets an environment of its own (tests/fixtures/duckdb/generate.py).
+duckdb-plans:
+	test -x .venv-duckdb/bin/python || $(PYTHON) -m venv .venv-duckdb
+	.venv-duckdb/bin/python -m pip install --quiet duckdb==1.1.3 duckdb-extension-substrait==1.1.3
+	.venv-duckdb/bin/python tests/fixtures/duckdb/generate.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .venv-duckdb .pytest_cache .hypothesis

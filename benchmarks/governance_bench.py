@@ -1,7 +1,7 @@
 """Governance lineage at warehouse scale: a generated project of 10,000 assets.
 
     python -m benchmarks.governance_bench [--assets N] [--samples K] [--seed S] [--json PATH]
-    python -m benchmarks.governance_bench --mode index-sync [--assets N] [--cli] [--json PATH]
+    python -m benchmarks.governance_bench --mode control-plane [--assets N] [--jobs 1,auto] [--json PATH]
 
 The project is layered like a real warehouse, with fan-in and fan-out: raw tables (no SQL),
 staging tables written by pipeline assets (one or two raw tables, renamed and cast),
@@ -15,11 +15,15 @@ rollup from scratch; a re-sync after one statement changed (how many statements 
 how long); explorer answer times at depths 1, 2 and 10 (both directions) and impact answer
 times, over sampled assets of every layer (median and worst).
 
-``--mode index-sync`` measures what ``prism-lineage lineage … --index DIR`` does run after run:
-a full sync into an empty index, then a sync after one statement changed and one after nothing
-changed, each starting from the read ledger the index holds (read the previous epoch, sync,
-write the new epoch, read the answer back), with how many statements each read.  ``--cli``
-also writes the project as native YAML and times the command itself, end to end.
+``--mode control-plane`` measures the control plane as people use it, each step a process of
+its own on the project written as native YAML: a full ``sync`` into an empty index with each
+``--jobs`` value (wall time, CPU time with the workers', peak RSS of the process and of its
+largest worker), a sync after nothing changed, one after one statement changed; sqlglot's own
+parse + qualify of the same statements on one core (the floor a full sync is compared with, per
+core); then answers from the store: ``lineage`` at depths 1, 2 and 10 (both directions) and
+``lineage impact`` over sampled assets, in process (``StoreReader``) and as whole
+``prism-lineage`` processes (median and worst).  The load average is recorded before, during
+and after: the machine is shared.
 """
 
 from __future__ import annotations
@@ -224,81 +228,181 @@ def _index_figures(lineage, resynced) -> dict:
             "edges_read_back": len(back.edges), "bytes_on_disk": size}
 
 
-def run_index_sync(total: int, seed: int, cli: bool) -> dict:
-    """Full sync vs a one-statement re-sync, both through the epoch index (see the docstring)."""
+def run_control_plane(total: int, seed: int, *, samples: int = 100, jobs: tuple[str, ...] = ("1", "auto"),
+                      baseline_sample: int = 10_000, cli_answers: bool = True) -> dict:
+    """The control plane end to end, each step a process of its own (see the module docstring)."""
+    import shutil
     import tempfile
 
-    from prism_lineage.index import EpochIndex
-
     project = generate(total, seed)
-    changed = _one_statement_changed(project)
-    figures: dict = {"assets": total, "statements": _statements(project)}
-    with tempfile.TemporaryDirectory() as scratch:
-        index = EpochIndex(Path(scratch) / "warehouse" / "prod")
-        for label, version in (("full_sync_empty_index", project), ("one_statement_changed", changed),
-                               ("nothing_changed", changed)):
-            gc.collect()
-            figures[label] = _through_index(index, version)
-        figures["bytes_on_disk"] = sum(p.stat().st_size for p in Path(scratch).rglob("*.parquet"))
-        figures["ledger_bytes_on_disk"] = sum(p.stat().st_size for p in
-                                              (index.root / "compile" / "statements").glob("*.parquet"))
-    if cli:
-        figures["cli"] = _cli_figures(project, changed)
+    figures: dict = {"machine": _machine(), "assets": total, "statements": _statements(project),
+                     "cores": _cores(), "load_average_before": _load()}
+    scratch = Path(tempfile.mkdtemp(prefix="prism-control-bench-"))
+    try:
+        root = scratch / "project"
+        _, figures["write_project_yaml_s"] = _timed(write_native, project, root)
+        index = None
+        for jobs_value in jobs:
+            index = scratch / f"index-jobs-{jobs_value}"
+            figures[f"full_sync_jobs_{jobs_value}"] = _sync_process(root, index, jobs_value)
+        figures["nothing_changed_sync"] = _sync_process(root, index, jobs[-1])
+        write_native(_one_statement_changed(project), root)
+        figures["one_statement_changed_sync"] = _sync_process(root, index, jobs[-1])
+        figures["baseline_sqlglot_parse_qualify"] = _baseline(project, index, baseline_sample)
+        full = figures[f"full_sync_jobs_{jobs[-1]}"]
+        per_core = figures["baseline_sqlglot_parse_qualify"]["cpu_s_all_statements"] / figures["cores"]
+        figures["full_sync_wall_over_baseline_per_core"] = round(full["wall_s"] / per_core, 3) if per_core else None
+        picks = _picks(project, samples, seed)
+        figures["api_in_process"] = _api_figures(index, picks)
+        if cli_answers:
+            figures["cli_whole_process"] = _cli_answer_figures(root, index, picks)
+        figures["index_bytes_on_disk"] = sum(p.stat().st_size for p in index.rglob("*") if p.is_file())
+        figures["store_bytes"] = (index / "warehouse" / "prod" / "current.sqlite3").stat().st_size
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    figures["load_average_after"] = _load()
     return figures
 
 
-def _through_index(index, project: Project) -> dict:
-    """One CLI-like sync: the previous epoch's ledger, the sync, the new epoch, the answer read back."""
+def _cores() -> int:
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _load() -> list[float]:
+    import os
+
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+_SYNC = """
+import json, resource, sys, time
+from prism_lineage.control import sync_environment
+start = time.perf_counter()
+summary = sync_environment(sys.argv[1], sys.argv[2], jobs=None if sys.argv[3] == "auto" else int(sys.argv[3]))
+wall = time.perf_counter() - start
+me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"in_process_wall_s": round(wall, 3), "statements_read": summary.read,
+                  "unchanged": summary.unchanged, "failed": summary.failed, "workers": summary.workers,
+                  "epoch": summary.epoch,
+                  "cpu_s": round(me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime, 3),
+                  "peak_rss_mb": round(me.ru_maxrss / 1024, 1),
+                  "peak_rss_worker_mb": round(children.ru_maxrss / 1024, 1)}))
+"""
+
+
+def _sync_process(root: Path, index: Path, jobs: str) -> dict:
+    """One ``sync`` as a process of its own: wall time, CPU time (with its workers), peak RSS."""
+    import subprocess
+
+    gc.collect()
+    load = _load()
     start = time.perf_counter()
-    previous, read_previous_s = _timed(lambda: index.lineage("warehouse", "prod") if index.epochs() else None)
-    lineage, sync_s = _timed(sync, project, previous=previous)
-    _, write_s = _timed(index.write, lineage)
-    back, read_back_s = _timed(index.lineage, "warehouse", "prod", with_ledger=False)
-    total = time.perf_counter() - start
-    assert len(back.edges) == len(lineage.edges)
-    return {"seconds": round(total, 3), "statements_read": lineage.reads_performed,
-            "read_previous_epoch_s": round(read_previous_s, 3), "sync_s": round(sync_s, 3),
-            "write_epoch_s": round(write_s, 3), "read_answer_back_s": round(read_back_s, 3)}
+    done = subprocess.run([sys.executable, "-c", _SYNC, str(root), str(index), jobs], capture_output=True,
+                          text=True, check=True)
+    return {"wall_s": round(time.perf_counter() - start, 3), **json.loads(done.stdout.strip().splitlines()[-1]),
+            "jobs": jobs, "load_average": load}
 
 
-def _cli_figures(project: Project, changed: Project) -> dict:
-    """``prism-lineage lineage impact … --index DIR`` run three times on the project written as
-    native YAML: from an empty index, after one statement changed, after nothing changed."""
-    import tempfile
-    from contextlib import redirect_stdout
-    from io import StringIO
+def _baseline(project: Project, index: Path, sample: int) -> dict:
+    """sqlglot's own parse + qualify of the same statements (one core), against the columns the
+    sync worked out — the floor a sync is compared with.  A sample is timed and scaled when the
+    project has more statements."""
+    import sqlglot
+    from sqlglot.errors import SqlglotError
+    from sqlglot.optimizer.qualify import qualify
 
-    from prism_lineage.cli import main as cli_main
-    from prism_lineage.governance.loading import load_project
-    from prism_lineage.governance.sql_reading import SqlReader
+    from prism_lineage.index import EpochIndex
 
-    reads = [0]
-    original = SqlReader.read
+    env = project.environments[0]
+    statements = [v.sql for v in env.views] + [a.sql for p in env.pipelines for a in p.assets]
+    lineage = EpochIndex(index / "warehouse" / "prod").lineage("warehouse", "prod")
+    outputs = {}
+    for asset, keys in lineage.ledger_by_asset.items():
+        read = lineage.ledger[keys[0]]
+        if read.outputs:
+            outputs[lineage.assets[asset].full_name] = read.outputs
+    schema: dict = {}
+    for t in env.tables:
+        columns = [c.name for c in t.columns] or list(outputs.get(t.full_name, ()))
+        schema.setdefault(t.namespace, {})[t.name] = {c: "varchar" for c in columns}
+    for v in env.views:
+        schema.setdefault(v.namespace, {})[v.name] = {c: "varchar" for c in outputs.get(v.full_name, ())}
+    rng = random.Random(1)
+    chosen = statements if len(statements) <= sample else rng.sample(statements, sample)
+    failed = 0
+    start_cpu, start = time.process_time(), time.perf_counter()
+    for sql in chosen:
+        try:
+            qualify(sqlglot.parse_one(sql, read="duckdb"), schema=schema, dialect="duckdb")
+        except SqlglotError:
+            failed += 1
+    cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
+    scale = len(statements) / len(chosen)
+    return {"statements_timed": len(chosen), "failed": failed, "cpu_s_timed": round(cpu, 3),
+            "wall_s_timed": round(wall, 3), "cpu_s_all_statements": round(cpu * scale, 3)}
 
-    def counted(self, sql, dialect):
-        reads[0] += 1
-        return original(self, sql, dialect)
+
+def _picks(project: Project, samples: int, seed: int) -> list[str]:
+    """``samples`` assets drawn across the layers."""
+    env = project.environments[0]
+    names = sorted([t.full_name for t in env.tables] + [v.full_name for v in env.views])
+    rng = random.Random(seed + 1)
+    return rng.sample(names, min(samples, len(names)))
+
+
+def _api_figures(index: Path, picks: list[str]) -> dict:
+    """The store's read path in process (``StoreReader``): each answer's time, median and worst."""
+    from prism_lineage.control import open_store
 
     figures = {}
-    with tempfile.TemporaryDirectory() as scratch:
-        root, index = Path(scratch) / "project", Path(scratch) / "index"
-        write_native(project, root)
-        argv = ["lineage", "impact", "raw.t00000", "--project", str(root), "--index", str(index), "-o", "json"]
-        SqlReader.read = counted
-        try:
-            for label, version in (("full_sync_empty_index", None), ("one_statement_changed", changed),
-                                   ("nothing_changed", None)):
-                if version is not None:
-                    write_native(version, root)
-                reads[0] = 0
-                start = time.perf_counter()
-                with redirect_stdout(StringIO()):
-                    assert cli_main(argv) == 0
-                figures[label] = {"seconds": round(time.perf_counter() - start, 3), "statements_read": reads[0]}
-        finally:
-            SqlReader.read = original
-        _, load_s = _timed(load_project, root)
-        figures["of_which_loading_the_yaml_s"] = round(load_s, 3)
+    with open_store(index, "warehouse", "prod") as store:
+        owner = store.viewer(None)
+        for depth in (1, 2, 10):
+            times, holds, cut = [], [], 0
+            for name in picks:
+                answer, seconds = _timed(store.explore, owner, name, "both", depth)
+                times.append(seconds)
+                holds.append(answer.holds)
+                cut += answer.cut
+            figures[f"lineage_depth_{depth}"] = {**_stats(times), "median_holds": statistics.median(holds),
+                                                 "answers_cut": cut}
+        times, counts = [], []
+        for name in picks:
+            answer, seconds = _timed(store.impact, owner, name)
+            times.append(seconds)
+            counts.append(answer.count)
+        figures["impact"] = {**_stats(times), "median_count": statistics.median(counts), "max_count": max(counts)}
+    figures["answers_each"] = len(picks)
+    return figures
+
+
+def _cli_answer_figures(root: Path, index: Path, picks: list[str]) -> dict:
+    """``prism-lineage lineage … --index`` as whole processes: wall time (median, worst) and the
+    CPU time of the median run."""
+    import shutil
+    import subprocess
+
+    command = shutil.which("prism-lineage") or str(Path(sys.executable).with_name("prism-lineage"))
+    figures = {"load_average": _load()}
+    for label, extra in (("lineage_depth_1", ["--depth", "1"]), ("lineage_depth_2", ["--depth", "2"]),
+                         ("lineage_depth_10", ["--depth", "10"]), ("impact", None)):
+        times, cpu = [], []
+        for name in picks:
+            argv = ([command, "lineage", "impact", name] if extra is None else [command, "lineage", name, *extra])
+            argv += ["--project", str(root), "--index", str(index), "-o", "json"]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+            times.append(time.perf_counter() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        figures[label] = {**_stats(times), "median_cpu_ms": round(statistics.median(cpu) * 1000, 1)}
+    figures["answers_each"] = len(picks)
     return figures
 
 
@@ -337,17 +441,23 @@ def _one_statement_changed(project: Project) -> Project:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.governance_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--assets", type=int, default=10_000)
-    parser.add_argument("--samples", type=int, default=20, help="assets sampled per layer (default 20)")
+    parser.add_argument("--samples", type=int, default=20,
+                        help="all: assets sampled per layer (default 20); control-plane: assets sampled (100)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
-    parser.add_argument("--mode", choices=("all", "index-sync"), default="all",
-                        help="all: the rollup, re-syncs, explorer, impact and index figures (default); "
-                             "index-sync: full sync vs one-statement re-sync through the epoch index")
-    parser.add_argument("--cli", action="store_true",
-                        help="with --mode index-sync: also time the command end to end on the project as YAML")
+    parser.add_argument("--mode", choices=("all", "control-plane"), default="all",
+                        help="all: the in-memory rollup, re-syncs, explorer, impact and index figures (default); "
+                             "control-plane: prism-lineage sync and answers from the store, process by process")
+    parser.add_argument("--jobs", default="1,auto",
+                        help="control-plane: the --jobs values of the full syncs, comma-separated (default 1,auto)")
+    parser.add_argument("--baseline-sample", type=int, default=10_000,
+                        help="control-plane: statements sqlglot parses and qualifies for the baseline (scaled)")
+    parser.add_argument("--no-cli", action="store_true", help="control-plane: skip the whole-process answers")
     args = parser.parse_args(argv)
-    if args.mode == "index-sync":
-        figures = {"machine": _machine(), **run_index_sync(args.assets, args.seed, args.cli)}
+    if args.mode == "control-plane":
+        figures = run_control_plane(args.assets, args.seed, samples=args.samples if args.samples != 20 else 100,
+                                    jobs=tuple(args.jobs.split(",")), baseline_sample=args.baseline_sample,
+                                    cli_answers=not args.no_cli)
     else:
         figures = run(args.assets, args.samples, args.seed)
     text = json.dumps(figures, indent=2)

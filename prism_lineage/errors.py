@@ -18,7 +18,10 @@ Exit codes (also in docs/cli.md):
 
 from __future__ import annotations
 
-from .ir.origin import Origin
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only annotations: importing the IR is not needed to raise an error
+    from .ir.origin import Origin
 
 
 class PrismError(Exception):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "prism_lineage"
-FRONTEND_LIBRARIES = ("sqlglot", "substrait", "google.protobuf", "datafusion")
+FRONTEND_LIBRARIES = ("sqlglot", "substrait", "google.protobuf", "datafusion", "polars", "pyspark")
 DOWNSTREAM = ("ir", "lineage", "explain", "rewrite")
 
 

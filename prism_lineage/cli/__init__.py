@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 
 from ..errors import PrismError, UsageError
 
@@ -21,28 +22,59 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from . import explain, graph
+# Every command, in the order ``--help`` lists them: the module that registers it and its help
+# line.  Only the module of the command being run is imported (``--help`` imports none), so a
+# command pays for what it uses: ``lineage`` answering from the store never imports sqlglot.
+# tests/test_cli_startup.py checks each help line against the one its module registers.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "explain": ("explain", "for every output field, the base columns it depends on and how"),
+    "graph": ("graph", "the plan-level lineage edges with their targets and origins (explain plan)"),
+    "lineage": ("lineage", "table-level lineage of a governed project: the edges around an asset, or its impact"),
+    "review": ("review", "whether a change to a project waits for approval (certified tables), with its downstream "
+                         "impact"),
+    "sync": ("sync", "work out an environment's lineage into its index: read new and changed SQL, write one epoch"),
+    "observe": ("observe", "record observed edges from OpenLineage run events or a warehouse query log"),
+    # "index": ("index", "check, repair or compact an index (files, epochs, the current store)"),
+}
 
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command``, that command's arguments in full (the others listed only)."""
     parser = _Parser(prog="prism-lineage", description="Exact, honest lineage for SQL and plans.")
     parser.add_argument("--version", action="version", version=f"prism-lineage {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    for module in (explain, graph, *_extensions()):
-        module.register(commands)
+    for name, (module_name, help_text) in COMMANDS.items():
+        if name in commands.choices:
+            continue  # registered by the module of another command (lineage registers review)
+        if command is None or name != command:
+            commands.add_parser(name, help=help_text)
+            continue
+        module = _command_module(module_name)
+        if module is None:
+            commands.add_parser(name, help=help_text)
+        else:
+            module.register(commands)
     return parser
 
 
-def _extensions():
-    """Command modules of optional parts (governance …), present when installed."""
-    found = []
-    for name in ("lineage",):
-        try:
-            module = __import__(f"{__name__}.{name}", fromlist=["register"])
-        except ModuleNotFoundError:
-            continue
-        found.append(module)
-    return found
+def _command_module(name: str):
+    """A command's module; None for an optional part that is not installed."""
+    try:
+        return import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as error:
+        if error.name and error.name.startswith(f"{__name__}.{name}"):
+            return None
+        raise
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command the arguments run (the first word, when it names one)."""
+    for word in argv:
+        if word.startswith("-"):
+            return None  # a top-level option (--help, --version) comes before any command
+        return word if word in COMMANDS else None
+    return None
 
 
 def _version() -> str:
@@ -56,7 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # IMMEDIATE …); the answer says what was not analysed, and stderr is for one error line.
     logging.getLogger("sqlglot").setLevel(logging.ERROR)
     try:
-        parser = build_parser()
+        argv = list(sys.argv[1:] if argv is None else argv)
+        parser = build_parser(_command_of(argv))
         args = parser.parse_args(argv)
         return int(args.run(args) or 0)
     except PrismError as error:

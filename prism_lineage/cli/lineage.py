@@ -3,10 +3,15 @@
 ::
 
     prism-lineage lineage ASSET --project DIR [--env ENV] [--direction up|down|both] [--depth N]
-                                [-o text|json] [--as CREDENTIAL] [--index DIR]
+                                [-o text|json] [--as CREDENTIAL] [--index DIR [--sync]]
                                 [--base DIR | --base-rev REV [--approved]]
     prism-lineage lineage impact ASSET --project DIR [--env ENV] [-o text|json] [--as CREDENTIAL] …
     prism-lineage review --base DIR|--base-rev REV --project DIR [--env ENV] [-o text|json] …
+
+With ``--index DIR`` the answer comes from the environment's current store in the index, as of
+its last sync (``prism-lineage sync``; ``--sync`` runs one first), and says which: the read path
+loads nothing of the project and imports neither sqlglot nor pydantic (``control/reading.py``).
+Without ``--index`` the project is loaded and worked out in memory for this one answer.
 
 One word after ``lineage`` is the asset; two words starting with ``impact`` ask for impact
 (so an asset called ``impact`` is still explored with ``lineage impact``).  Without ``--as`` the
@@ -18,27 +23,16 @@ at that version and ``--project`` is what a branch brings: an environment that r
 
 from __future__ import annotations
 
-import io
-import subprocess
 import sys
-import tarfile
-import tempfile
 from pathlib import Path
 
-from ..errors import InputError, PrismError, ResolutionError, UsageError
-from ..errors import AccessRefusedError
-from ..governance.access import LINEAGE_READ, viewer_for
-from ..governance.answers import Refusal, RefusalAnswer
-from ..governance.explorer import DEFAULT_DEPTH, explore
-from ..governance.impact import impact
-from ..governance.loading import load_project
-from ..governance.rollup import environment_of, sync
-from ..governance.text import render_explorer, render_impact
-from ..governance.transitions import sync_transition, transition
-from ..governance.walks import Direction
+from ..errors import AccessRefusedError, InputError, PrismError, ResolutionError, UsageError
 
-_DIRECTIONS = {"up": Direction.UPSTREAM, "down": Direction.DOWNSTREAM, "both": Direction.BOTH,
-               "upstream": Direction.UPSTREAM, "downstream": Direction.DOWNSTREAM}
+# What the in-memory path needs (the project loader, the rollup, pydantic) is imported where it
+# is used: the store's read path must not pay for it.
+DEFAULT_DEPTH = 2
+_DIRECTIONS = {"up": "upstream", "down": "downstream", "both": "both", "upstream": "upstream",
+               "downstream": "downstream"}
 
 
 def register(commands) -> None:
@@ -66,10 +60,17 @@ def register(commands) -> None:
                       help="as --base, the project at a git revision")
     parser.add_argument("--approved", action="store_true",
                         help="with --base or --base-rev: a person approved the environment's move to --project")
-    parser.set_defaults(run=run)
-    from . import review
+    parser.add_argument("--index", metavar="DIR", default=None,
+                        help="answer from the environment's current store in the index DIR, as of its last sync "
+                             "(see 'prism-lineage sync'), without reading the project (specs/control-plane.md)")
+    parser.add_argument("--sync", action="store_true",
+                        help="with --index: sync the environment first (as 'prism-lineage sync' does)")
+    parser.add_argument("--wait", action="store_true",
+                        help="with --sync: wait for another sync of the environment to finish instead of failing")
+    from .sync import add_reading_arguments
 
-    review.register(commands)
+    add_reading_arguments(parser)
+    parser.set_defaults(run=run)
 
 
 def add_project_arguments(parser) -> None:
@@ -81,14 +82,16 @@ def add_project_arguments(parser) -> None:
     parser.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--as", dest="credential", metavar="CREDENTIAL", default=None,
                         help="answer as this member or API token (default: the project owner)")
-    parser.add_argument("--index", metavar="DIR", default=None,
-                        help="record this sync as a new epoch of the Parquet index in DIR (one directory per "
-                             "project and environment) and answer from what the index holds (specs/index.md)")
 
 
 def run(args) -> int:
     try:
-        answer_text = _answer(args)
+        if args.index is not None:
+            answer_text = _answer_from_store(args)
+        elif args.sync or args.wait:
+            raise UsageError("--sync and --wait need --index: the sync writes into an index")
+        else:
+            answer_text = _answer(args)
     except PrismError as error:
         refuse(args, error)
         raise
@@ -96,18 +99,90 @@ def run(args) -> int:
     return 0
 
 
-def _answer(args) -> str:
+def _question(args) -> tuple[str, str]:
+    """("explore" or "impact", the asset) the words ask."""
     words = args.words
-    if not words:
-        return _choose(args)
     if len(words) == 2 and words[0] == "impact":
-        mode, asset = "impact", words[1]
-    elif len(words) == 1:
-        mode, asset = "explore", words[0]
-    else:
-        raise UsageError(f"expected ASSET or 'impact ASSET', got {' '.join(words)!r}")
+        return "impact", words[1]
+    if len(words) == 1:
+        return "explore", words[0]
+    raise UsageError(f"expected ASSET or 'impact ASSET', got {' '.join(words)!r}")
+
+
+def _answer_from_store(args) -> str:
+    """The answer from the store (``control/reading.py``), as of the last sync, which it names."""
+    from ..control.reading import StoreReader
+    from ..control.locate import locate, not_computed_answer
+
+    mode, asset = _question(args) if args.words else ("choose", "")
     if args.approved and not (args.base or args.base_rev):
         raise UsageError("--approved needs --base or --base-rev: it approves the move from that version")
+    if (args.base or args.base_rev) and not args.sync:
+        raise UsageError("--base and --base-rev with --index need --sync: the store answers as of its last sync; "
+                         "--sync syncs the move first")
+    if args.sync:
+        from ..control.sync import sync
+
+        summary = sync(args.project, args.index, args.env, wait=args.wait, base=args.base, base_rev=args.base_rev,
+                       approved=args.approved, jobs=args.jobs or None, statement_timeout=args.statement_timeout,
+                       max_statement_bytes=args.max_statement_bytes)
+        print(summary.line(), file=sys.stderr)
+    found = locate(args.index, args.project, args.env)
+    if found.store is None:
+        print(f"prism-lineage: {found.project}/{found.environment} has not been synced into {args.index}: "
+              f"its lineage is not computed (run prism-lineage sync)", file=sys.stderr)
+        answer = not_computed_answer(found, args.credential, mode, asset, _DIRECTIONS[args.direction], args.depth,
+                                     args.search)
+        return _render(args, mode, answer, None)
+    with StoreReader(found.root) as reader:
+        viewer = reader.viewer(args.credential)
+        if mode == "choose":
+            return _render_choice(args, reader.project, reader.environment, reader.choose(viewer, args.search))
+        if mode == "impact":
+            answer = reader.impact(viewer, asset)
+        else:
+            answer = reader.explore(viewer, asset, _DIRECTIONS[args.direction], args.depth)
+        return _render(args, mode, answer, reader.as_of())
+
+
+def _render(args, mode: str, answer, as_of: dict | None) -> str:
+    from ..governance.text import render_explorer, render_impact
+
+    if mode == "choose":
+        return _render_choice(args, answer[0], answer[1], answer[2])
+    if args.output == "json":
+        if as_of is None:
+            return answer.to_json() + "\n"
+        import json
+
+        return json.dumps({**answer.to_dict(), "as_of": as_of}, indent=2, ensure_ascii=False) + "\n"
+    text = render_explorer(answer) if mode == "explore" else render_impact(answer)
+    if as_of is not None:
+        text += as_of_line(as_of)
+    return text
+
+
+def as_of_line(as_of: dict) -> str:
+    """Which sync a stored answer is as of, in words."""
+    revision = f", revision {as_of['revision']}" if as_of.get("revision") else ""
+    epoch = f"epoch {as_of['epoch']}" if as_of.get("epoch") is not None else "no epoch"
+    return f"\nas of the last sync ({epoch}{revision}, {as_of.get('synced_at') or 'time unknown'})\n"
+
+
+def _answer(args) -> str:
+    from ..governance.access import viewer_for
+    from ..governance.explorer import explore
+    from ..governance.impact import impact
+    from ..governance.loading import load_project
+    from ..governance.text import render_explorer, render_impact
+
+    if not args.words:
+        return _choose(args)
+    mode, asset = _question(args)
+    if args.approved and not (args.base or args.base_rev):
+        raise UsageError("--approved needs --base or --base-rev: it approves the move from that version")
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="prism-lineage-") as scratch:
         project, access = load_project(args.project)
         base = None
@@ -124,48 +199,25 @@ def _answer(args) -> str:
 
 
 def _lineage(args, project, base):
-    """The environment's lineage: not computed while it holds what the branch brings; else
-    synced — with ``--index``, from the ledger of the index's last epoch, so only statements
-    that changed since are read — and, with ``--index``, recorded and read back from the index."""
+    """The environment's lineage, worked out in memory: not computed while it holds what the
+    branch brings; else synced."""
+    from ..governance.rollup import environment_of, sync
+    from ..governance.transitions import sync_transition, transition
+
     if base is not None:
         move = transition(base, project, args.env, approved=args.approved)
         if move.held:
             return sync_transition(base, project, move.environment)  # not read, so not synced
-        environment = move.environment
-    else:
-        environment = environment_of(project, args.env).name
-    if not args.index:
-        return _synced(project, base, environment, args.approved, None)
-    import duckdb  # only here: the other commands do not pay for importing it
-
-    from ..index import EpochIndex
-
-    index = EpochIndex(Path(args.index) / project.name / environment)
-    try:
-        previous = index.lineage(project.name, environment) if index.epochs() else None
-        lineage = _synced(project, base, environment, args.approved, previous)
-        index.write(lineage)
-        stored = index.lineage(project.name, environment, with_ledger=False)
-        # The index keeps the base (the owner's reading); a restricted credential's scope is
-        # worked out from this sync's reading, over the same base.
-        stored.scoped.update(lineage.scoped)
-        stored.scoper = lineage.scoper
-        stored.visibility_independent = lineage.visibility_independent
-        return stored
-    except OSError as error:
-        raise InputError(f"cannot use the index in {args.index}: {error.strerror or error}") from None
-    except duckdb.Error as error:
-        raise InputError(f"cannot read the index in {args.index}: {str(error).splitlines()[0]}") from None
-
-
-def _synced(project, base, environment: str, approved: bool, previous):
-    if base is None:
-        return sync(project, environment, previous=previous)
-    return sync_transition(base, project, environment, approved=approved, previous=previous)
+        return sync_transition(base, project, move.environment, approved=args.approved)
+    return sync(project, environment_of(project, args.env).name)
 
 
 def checkout(project: str, revision: str, scratch: Path) -> Path:
     """The project directory as it was at git ``revision`` (read with ``git archive``)."""
+    import io
+    import subprocess
+    import tarfile
+
     root = Path(project).resolve()
     try:
         top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], check=True,
@@ -184,6 +236,10 @@ def checkout(project: str, revision: str, scratch: Path) -> Path:
 
 def _choose(args) -> str:
     """No asset named: no lineage is asked for; the tables and views one may see, by name."""
+    from ..governance.access import LINEAGE_READ, viewer_for
+    from ..governance.loading import load_project
+    from ..governance.rollup import environment_of
+
     project, access = load_project(args.project)
     viewer = viewer_for(access, args.credential)
     viewer.require(LINEAGE_READ)
@@ -191,12 +247,16 @@ def _choose(args) -> str:
     assets = [(a.full_name, kind) for kind, group in (("table", env.tables), ("view", env.views)) for a in group
               if viewer.sees(env.name, a.full_name) and (args.search or "").lower() in a.full_name.lower()]
     assets.sort()
+    return _render_choice(args, project.name, env.name, assets)
+
+
+def _render_choice(args, project: str, environment: str, assets: list[tuple[str, str]]) -> str:
     if args.output == "json":
         import json
 
-        return json.dumps({"project": project.name, "environment": env.name, "choose": [
+        return json.dumps({"project": project, "environment": environment, "choose": [
             {"name": name, "kind": kind} for name, kind in assets]}, indent=2) + "\n"
-    lines = [f"choose an asset of {project.name}/{env.name}: prism-lineage lineage ASSET --project {args.project}"]
+    lines = [f"choose an asset of {project}/{environment}: prism-lineage lineage ASSET --project {args.project}"]
     lines += [f"  {name}  {kind}" for name, kind in assets] or ["  (no table or view you may see matches)"]
     return "\n".join(lines) + "\n"
 
@@ -204,6 +264,8 @@ def _choose(args) -> str:
 def refuse(args, error: PrismError) -> None:
     """With ``-o json``, the refusal as the answer the console reads (stderr says it too)."""
     if getattr(args, "output", "text") == "json":
+        from ..control.answers import Refusal, RefusalAnswer  # the models' JSON, without pydantic
+
         refusal = RefusalAnswer(error=Refusal(code=refusal_code(error), message=str(error)))
         sys.stdout.write(refusal.to_json() + "\n")
 

@@ -9,6 +9,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..catalog import Catalog
 from ..errors import NestingTooDeepError
+from ..frontends import as_plan_source
 from ..frontends.sql import ScriptLowering, lower_sql
 from ..functions import FunctionRegistry
 from ..ir import Statement
@@ -145,6 +146,8 @@ def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None 
     ``through_script=True`` lineage continues through it to the base tables (docs/scripts.md).
     Raises a ``PrismError`` subclass (``ParseError``, ``AmbiguousColumnError`` …) on bad input.
     """
+    if not isinstance(sql, str):
+        sql = as_plan_source(sql, schema)  # a Polars LazyFrame, as it is
     if isinstance(sql, str):
         statements = lower(sql, schema, dialect, file=file, functions=functions, through_script=through_script)
     elif isinstance(sql, PlanSource):
@@ -162,6 +165,8 @@ def lineage_graphs(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog 
                    dialect: str | None = None, *, file: str | None = None,
                    functions: FunctionRegistry | None = None, through_script: bool = False) -> list[LineageGraph]:
     """The plan-level lineage graph of every statement in ``sql`` (SQL text or a ``PlanSource``)."""
+    if not isinstance(sql, str):
+        sql = as_plan_source(sql, schema)
     if not isinstance(sql, str) and isinstance(sql, PlanSource):
         registry = _with_plan_functions(functions, sql) or FunctionRegistry.default()
         return [LineageGraph.of(s, registry) for s in sql.to_statements()]

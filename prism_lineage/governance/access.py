@@ -16,7 +16,7 @@ from fnmatch import fnmatchcase
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import AccessRefusedError
+from .errors import PermissionRefusedError, UnknownCredentialError  # noqa: F401 - re-exported
 
 LINEAGE_READ = "lineage.read"
 
@@ -127,23 +127,6 @@ class VisibilityScope:
         if self.narrowing is not None and not any(fnmatchcase(full_name, p) for p in self.narrowing):
             return False
         return any(fnmatchcase(full_name, p) for p in self.patterns)
-
-
-class UnknownCredentialError(AccessRefusedError):
-    code = "unknown_credential"
-
-    def __init__(self, name: str):
-        super().__init__(f"credential '{name}' is not known to this project")
-        self.name = name
-
-
-class PermissionRefusedError(AccessRefusedError):
-    code = "permission_refused"
-
-    def __init__(self, credential: str, permission: str):
-        super().__init__(f"credential '{credential}' lacks the permission {permission}")
-        self.credential = credential
-        self.permission = permission
 
 
 OWNER = Viewer("project owner", frozenset(), (), everything=True)

@@ -6,7 +6,7 @@ appears nowhere in it.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 
 class _Answer(BaseModel):
@@ -57,6 +57,18 @@ class EdgeRow(_Answer):
     file: str
     columns: list[ColumnEdge] | None  # None for a declared edge: nothing is traced
     note: str | None = None
+    revision: str | None = None  # a parsed edge: the git commit its statement was read at, when known
+    # An observed edge only: the run that last showed it, and when (ISO 8601, UTC).
+    run_id: str | None = None
+    seen_at: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_run(self, handler):
+        data = handler(self)
+        if self.mark != "observed":
+            data.pop("run_id", None)
+            data.pop("seen_at", None)
+        return data
 
 
 class LegendEntry(_Answer):

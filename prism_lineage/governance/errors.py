@@ -7,7 +7,7 @@ it depends on which of the three it is.
 
 from __future__ import annotations
 
-from ..errors import InputError, ResolutionError, UsageError
+from ..errors import AccessRefusedError, InputError, ResolutionError, UsageError
 
 
 class ProjectError(InputError):
@@ -52,6 +52,25 @@ class UnknownEnvironmentError(UsageError):
     """An environment the project does not have, or none named where one must be (exit code 2)."""
 
     code = "unknown_environment"
+
+
+# The refusals of access live here, not in access.py, so that the store's read path raises the
+# very same classes without importing pydantic (access.py re-exports them).
+class UnknownCredentialError(AccessRefusedError):
+    code = "unknown_credential"
+
+    def __init__(self, name: str):
+        super().__init__(f"credential '{name}' is not known to this project")
+        self.name = name
+
+
+class PermissionRefusedError(AccessRefusedError):
+    code = "permission_refused"
+
+    def __init__(self, credential: str, permission: str):
+        super().__init__(f"credential '{credential}' lacks the permission {permission}")
+        self.credential = credential
+        self.permission = permission
 
 
 class ScopeNotComputedError(InputError):

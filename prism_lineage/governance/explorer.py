@@ -106,7 +106,8 @@ def _row(lineage: EnvironmentLineage, edge: LineageEdge) -> EdgeRow:
             note = NO_COLUMN_NOTE
     return EdgeRow(source=edge.source, target=edge.target, source_name=lineage.assets[edge.source].full_name,
                    target_name=lineage.assets[edge.target].full_name, mark=edge.mark.value,
-                   line=LINE_STYLE[edge.mark], via=edge.via.value, file=edge.file, columns=columns, note=note)
+                   line=LINE_STYLE[edge.mark], via=edge.via.value, file=edge.file, columns=columns, note=note,
+                   revision=edge.revision, run_id=edge.run_id, seen_at=edge.seen_at)
 
 
 def _notes(edges: list[EdgeRow], sql_not_read: int, marks: dict[str, str], cut: bool, cut_at: int) -> list[str]:

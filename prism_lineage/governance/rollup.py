@@ -116,6 +116,12 @@ class LineageEdge:
     file: str
     columns: tuple[ColumnLink, ...] | None = None
     note: str | None = None
+    # The git commit a parsed edge's statement was read at, when the control plane's sync knew
+    # it (prism_lineage/control); None for a declared edge and outside a sync.
+    revision: str | None = None
+    # An observed edge's evidence: the run that last showed it and when (ISO 8601, UTC).
+    run_id: str | None = None
+    seen_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -183,6 +189,9 @@ class EnvironmentLineage:
     # True when no answer can depend on a scope beyond which assets it sees (no SQL was read
     # against the catalog: a lineage built by hand, one not computed).
     visibility_independent: bool = False
+    # The environment has received observations (run events, query logs): the observed mark is
+    # recorded, and observed edges (``mark`` observed) are among ``edges`` (prism_lineage/openlineage).
+    observed: bool = False
 
     @cached_property
     def by_name(self) -> dict[str, str]:
@@ -223,7 +232,8 @@ class EnvironmentLineage:
         if found is not None:
             return found
         assets = {**self.assets, **overrides.assets}
-        edges = [e for e in self.edges if e.target not in overrides.edges]
+        # An override is a group of declared and parsed edges; observed edges are rows of their own.
+        edges = [e for e in self.edges if e.target not in overrides.edges or e.mark is Mark.OBSERVED]
         for group in overrides.edges.values():
             edges.extend(group)
         edges.sort(key=lambda e: _edge_order(assets, e))
@@ -231,7 +241,7 @@ class EnvironmentLineage:
         waiting |= {a for a, asset in overrides.assets.items() if asset.sql_status is SqlStatus.NOT_READ_YET}
         found = views[overrides.key] = EnvironmentLineage(
             self.project, self.environment, self.status, assets, tuple(edges), self.parser, frozenset(waiting),
-            held_for_review=self.held_for_review, visibility_independent=True)
+            held_for_review=self.held_for_review, visibility_independent=True, observed=self.observed)
         return found
 
     def parsed_mark(self, viewer: Viewer) -> MarkStatus:
@@ -250,7 +260,7 @@ class EnvironmentLineage:
 
     def marks(self, viewer: Viewer) -> dict[str, str]:
         return {Mark.DECLARED.value: MarkStatus.RECORDED.value, Mark.PARSED.value: self.parsed_mark(viewer).value,
-                Mark.OBSERVED.value: MarkStatus.NOT_RECORDED.value}
+                Mark.OBSERVED.value: (MarkStatus.RECORDED if self.observed else MarkStatus.NOT_RECORDED).value}
 
     def visible(self, viewer: Viewer, asset_id: str) -> bool:
         return viewer.sees(self.environment, self.assets[asset_id].full_name)

@@ -69,6 +69,9 @@ class Via(StrEnum):
 
     VIEW = "view"
     PIPELINE = "pipeline"
+    # Observed edges (prism_lineage/openlineage): seen in an OpenLineage run, or in a query log.
+    RUN = "run"
+    QUERY_LOG = "query log"
 
 
 NOT_VISIBLE = "Some lineage is not visible to you."

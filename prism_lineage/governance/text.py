@@ -7,8 +7,13 @@ file that holds the statement and the pipeline or view whose SQL read it.
 
 from __future__ import annotations
 
-from .answers import ExplorerAnswer, ImpactAnswer
+from typing import TYPE_CHECKING
+
+from ..terminal import printable
 from .statuses import LINE_STYLE, Mark
+
+if TYPE_CHECKING:  # the renderings read attributes only: the store's answers (no pydantic) render too
+    from .answers import ExplorerAnswer, ImpactAnswer
 
 _INDENT = "  "
 
@@ -50,8 +55,15 @@ def render_explorer(answer: ExplorerAnswer) -> str:
         lines.append(f"{_INDENT}none")
     for edge in answer.edges:
         arrow = f"{names.get(edge.source, edge.source_name)} -> {names.get(edge.target, edge.target_name)}"
-        lines.append(f"{_INDENT}{arrow}  {edge.mark} ({edge.line})  by the {edge.via}'s "
-                     f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {edge.file}")
+        if edge.mark == "observed":
+            run = f" (run {edge.run_id})" if getattr(edge, "run_id", None) else ""
+            # The job and run come from the events a producer sent: printed safely.
+            lines.append(f"{_INDENT}{arrow}  {edge.mark} ({edge.line})  seen in a {edge.via} of "
+                         f"{printable(edge.file)}{printable(run)}  at {getattr(edge, 'seen_at', None)}")
+        else:
+            lines.append(f"{_INDENT}{arrow}  {edge.mark} ({edge.line})  by the {edge.via}'s "
+                         f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {edge.file}"
+                         + (f"  read at {edge.revision}" if getattr(edge, "revision", None) else ""))
         for column in edge.columns or ():
             lines.append(f"{_INDENT * 3}{column.source} -> {column.target}  {column.relationship}"
                          f"  {column.transformation}  {column.confidence}")

@@ -16,7 +16,7 @@ from .epochs import epochs as _epochs_in  # the package's ``epochs`` stays the m
 from .ledger import grouped, ledger_of
 from .reader import IndexReader
 from .state import IndexState, read_state
-from .tables import ALIVE, EDGES, MERGED_NODES, STATEMENTS
+from .tables import ALIVE, EDGES, MERGED_NODES, PASSES, STATEMENTS
 from .writer import EpochWriter
 
 __all__ = ["EpochIndex", "SCHEMA_VERSION"]
@@ -31,6 +31,7 @@ class EpochIndex:
         # incremental sync) compares against it instead of reading it again.
         self._state: IndexState | None = None
         self._reader: IndexReader | None = None
+        self.last_delta = None
 
     @property
     def reader(self) -> IndexReader:
@@ -40,11 +41,15 @@ class EpochIndex:
             self._reader = IndexReader(self.root)
         return self._reader
 
-    def write(self, lineage: EnvironmentLineage) -> int:
-        """Write ``lineage`` as the next epoch; returns its number."""
+    def write(self, lineage: EnvironmentLineage, *, revision: str | None = None) -> int:
+        """Write ``lineage`` as the next epoch (read at ``revision``); returns its number."""
         current = self._state if self._state is not None and list(self._state.epochs) == self.epochs() else None
         self._state = None
-        return EpochWriter(self.root, self.reader).write(lineage, current=current)
+        writer = EpochWriter(self.root, self.reader)
+        writer.revision = revision
+        epoch = writer.write(lineage, current=current)
+        self.last_delta = writer.delta  # what the epoch changed: the current store is updated from it
+        return epoch
 
     def epochs(self) -> list[int]:
         """The committed epochs (those whose ``alive`` file was written), oldest first."""
@@ -75,5 +80,7 @@ class EpochIndex:
         waiting = frozenset(a.id for a in assets.values() if a.sql_status is SqlStatus.NOT_READ_YET)
         status = EnvironmentStatus.COMPUTED if state.epochs else EnvironmentStatus.NOT_COMPUTED
         ledger, by_asset = ledger_of(state.statements or {})
-        return EnvironmentLineage(project, environment, status, assets, tuple(edges), ParserState.RAN, waiting,
+        passes = self.reader.latest(PASSES) if state.epochs else []
+        parser = ParserState(passes[0]["parser"]) if passes and passes[0]["parser"] else ParserState.RAN
+        return EnvironmentLineage(project, environment, status, assets, tuple(edges), parser, waiting,
                                   ledger, by_asset)

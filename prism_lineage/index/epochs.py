@@ -22,9 +22,39 @@ EPOCH_FILE = re.compile(rf"^{SCHEMA_VERSION}_([0-9]+)\.parquet$")
 EPOCH_SQL = r"CAST(regexp_extract(filename, '_([0-9]+)\.parquet$', 1) AS BIGINT)"
 
 
+# The documented range of epoch numbers: 1 to the largest BIGINT, so that the number parsed from
+# a file name in SQL (``CAST(… AS BIGINT)``) never overflows.  A name outside it is not an epoch
+# file: it is ignored, and ``prism-lineage index check`` reports it.
+MAX_EPOCH = 2**63 - 1
+
+
 def epoch_of(path: Path) -> int | None:
+    """The epoch of an epoch file's name; None for any other name, or a number out of range."""
     match = EPOCH_FILE.match(path.name)
-    return int(match.group(1)) if match else None
+    if not match:
+        return None
+    digits = match.group(1)
+    if len(digits) > 19 or digits.startswith("0"):
+        return None  # out of range, or not the number's one spelling (v1_07 would be a second 7)
+    number = int(digits)
+    return number if number <= MAX_EPOCH else None
+
+
+def epoch_files(directory: Path) -> list[tuple[int, Path]]:
+    """(epoch, file) of every epoch file in ``directory``, oldest first."""
+    if not directory.is_dir():
+        return []
+    found = ((epoch_of(p), p) for p in directory.iterdir())
+    return sorted((e, p) for e, p in found if e is not None)
+
+
+def ignored_files(directory: Path) -> list[Path]:
+    """Files of ``directory`` that look like epoch files but whose name is outside the
+    documented range (not read; reported by ``prism-lineage index check``)."""
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.name.endswith(".parquet") and not p.name.startswith(".")
+                  and epoch_of(p) is None)
 
 
 def epochs(directory: Path) -> list[int]:
@@ -54,3 +84,36 @@ def write_atomically(table: pa.Table, directory: Path, epoch: int) -> Path:
         Path(temporary).unlink(missing_ok=True)
         raise
     return target
+
+
+RESERVATIONS = ".epochs"  # one empty file per epoch number taken, created with O_EXCL
+
+
+def reserved(root: Path) -> list[int]:
+    """The epoch numbers reserved in ``root`` (see ``reserve``)."""
+    directory = root / RESERVATIONS
+    if not directory.is_dir():
+        return []
+    return sorted(int(p.name) for p in directory.iterdir() if p.name.isdigit() and int(p.name) <= MAX_EPOCH)
+
+
+def reserve(root: Path, epoch: int) -> int:
+    """Take ``epoch`` or the first free number after it: the file ``.epochs/N`` is created with
+    ``O_EXCL``, which the kernel grants to one process only."""
+    directory = root / RESERVATIONS
+    directory.mkdir(parents=True, exist_ok=True)
+    while True:
+        if epoch > MAX_EPOCH:
+            raise OverflowError(f"no epoch number is left in {root} (the largest is {MAX_EPOCH})")
+        try:
+            os.close(os.open(directory / str(epoch), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            return epoch
+        except FileExistsError:
+            epoch += 1
+
+
+def release(root: Path, epoch: int) -> None:
+    """Drop ``epoch``'s reservation once its writer is done: its files, committed or left by a
+    failure, keep the number taken from then on (a writer killed before that leaves the
+    reservation, which ``prism-lineage index repair`` removes)."""
+    (root / RESERVATIONS / str(epoch)).unlink(missing_ok=True)

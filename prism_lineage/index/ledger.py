@@ -131,3 +131,34 @@ def _row(asset: str, read: StatementRead) -> dict:
                           "columns": [{"name": name, "type": type_} for name, type_ in d.columns or ()]}
                          for d in read.dependencies],
     }
+
+
+def scope_ledger_blob(overrides) -> bytes:
+    """A scope's own reads (``rollup.ScopeOverrides``) as ``compile/statements`` rows in one
+    Parquet blob (the current store keeps it; see control/store.py)."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    from .tables import STATEMENTS
+
+    rows = []
+    for asset, keys in sorted(overrides.ledger_by_asset.items()):
+        rows.extend(statement_rows(asset, [overrides.ledger[k] for k in sorted(keys)]))
+    columns = {f.name: [row.get(f.name) for row in rows] for f in STATEMENTS.schema if f.name != "ingested_at"}
+    schema = pa.schema([f for f in STATEMENTS.schema if f.name != "ingested_at"])
+    buffer = io.BytesIO()
+    pq.write_table(pa.Table.from_pydict(columns, schema=schema), buffer)
+    return buffer.getvalue()
+
+
+def scope_ledger_of(key: str, blob: bytes):
+    """The ``ScopeOverrides`` (its ledger only) a blob of ``scope_ledger_blob`` holds."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    from ..governance.rollup import ScopeOverrides
+
+    ledger, by_asset = ledger_of(reads_by_asset(pq.read_table(io.BytesIO(blob))))
+    return ScopeOverrides(key, ledger=ledger, ledger_by_asset=by_asset)

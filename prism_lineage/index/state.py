@@ -102,7 +102,8 @@ def _assets(table: pa.Table) -> dict[str, Asset]:
 def _edges(table: pa.Table) -> dict[str, tuple[LineageEdge, ...]]:
     if table.num_rows == 0:
         return {}
-    targets, sources, marks, vias, files, notes = columns(table, "target_id", "source_id", "mark", "via", "file", "note")
+    targets, sources, marks, vias, files, notes, revisions = columns(table, "target_id", "source_id", "mark", "via",
+                                                                     "file", "note", "revision")
     offsets, values = list_column(table.column("columns"))
     links, _ = shared_links(values)
     edges = []
@@ -111,5 +112,5 @@ def _edges(table: pa.Table) -> dict[str, tuple[LineageEdge, ...]]:
             continue  # a group's tombstone: it emptied
         mark = Mark(marks[i])
         traced = None if mark is Mark.DECLARED else tuple(links[offsets[i]:offsets[i + 1]])
-        edges.append(LineageEdge(source, targets[i], mark, Via(vias[i]), files[i], traced, notes[i]))
+        edges.append(LineageEdge(source, targets[i], mark, Via(vias[i]), files[i], traced, notes[i], revisions[i]))
     return edge_groups(edges)

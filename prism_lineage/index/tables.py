@@ -72,7 +72,10 @@ MERGED_NODES = IndexTable("lineage/nodes", "asset_id", Supersede.LATEST_BY, pa.s
 EDGES = IndexTable("parse/edges", "target_id", Supersede.LATEST_GROUP, pa.schema([
     pa.field("target_id", pa.string(), nullable=False), ("source_id", pa.string()), ("mark", pa.string()),
     ("via", pa.string()), ("file", pa.string()),
-    pa.field("columns", pa.list_(COLUMN_LINK), nullable=False), ("note", pa.string()), INGESTED_AT]))
+    pa.field("columns", pa.list_(COLUMN_LINK), nullable=False), ("note", pa.string()),
+    # Added after v1's first files: the git commit a parsed edge's statement was read at (NULL
+    # in older files, as a missing string is).
+    ("revision", pa.string()), INGESTED_AT]))
 
 SOURCE_LINK = pa.struct([("asset", pa.string()), *[(f.name, f.type) for f in COLUMN_LINK]])
 SEEN_COLUMN = pa.struct([("name", pa.string()), ("type", pa.string())])
@@ -92,4 +95,12 @@ STATEMENTS = IndexTable("compile/statements", "asset_id", Supersede.LATEST_GROUP
 ALIVE = IndexTable("alive", "asset_id", Supersede.LATEST_GROUP, pa.schema([
     pa.field("asset_id", pa.string(), nullable=False), INGESTED_AT]))
 
-TABLES = (NODES, READS, MERGED_NODES, EDGES, STATEMENTS, ALIVE)
+# What the pass that wrote each epoch could do (one row per epoch, LatestBy the environment): the
+# parser's state — a pass interrupted, or whose parser could not start, is told to readers by
+# its cause (seed 000) — and the revision it read.  An index written before this table existed
+# reads as a pass that ran.
+PASSES = IndexTable("sync/passes", "environment", Supersede.LATEST_BY, pa.schema([
+    pa.field("environment", pa.string(), nullable=False), ("parser", pa.string()), ("revision", pa.string()),
+    INGESTED_AT]))
+
+TABLES = (NODES, READS, MERGED_NODES, EDGES, STATEMENTS, PASSES, ALIVE)

@@ -10,31 +10,60 @@ Every row of one run carries the same ``ingested_at``.
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
 
 from ..governance.rollup import Asset, EnvironmentLineage, LineageEdge
-from .epochs import epochs, write_atomically
+from .epochs import epochs, release, reserve, reserved, write_atomically
 from .ledger import statement_groups, statement_rows, tombstone
 from .reader import IndexReader
 from .state import IndexState, edge_groups, read_state
-from .tables import ALIVE, COMPILED_COLUMNS, EDGES, MERGED_NODES, NODES, READS, STATEMENTS, TABLES, IndexTable
+from .tables import ALIVE, COMPILED_COLUMNS, EDGES, MERGED_NODES, NODES, PASSES, READS, STATEMENTS, TABLES, IndexTable
+
+
+@dataclass(frozen=True, slots=True)
+class EpochDelta:
+    """What one epoch changed: the assets whose declaration or read changed (or are new), the
+    ids no longer alive, and each target whose incoming edges changed (empty: none now)."""
+
+    epoch: int
+    assets: list[Asset]
+    removed: list[str]
+    edge_groups: dict[str, tuple[LineageEdge, ...]]
 
 
 class EpochWriter:
     def __init__(self, root: Path, reader: IndexReader | None = None):
         self.root = root
         self.reader = reader if reader is not None else IndexReader(root)
+        self.delta: EpochDelta | None = None
+        self.revision: str | None = None  # the revision the sync read (the control plane sets it)
 
     def next_epoch(self) -> int:
+        """One more than any number used in this index: a table's file (committed or left by a
+        sync that stopped) or a reservation."""
         written = [e for table in TABLES for e in epochs(self.root / table.directory)]
-        return max(written, default=0) + 1
+        return max([*written, *reserved(self.root)], default=0) + 1
+
+    def allocate(self) -> int:
+        """The next epoch number, reserved atomically (``O_EXCL``): two writers never take the
+        same number, even without the environment's lock (``control/locking.py``)."""
+        return reserve(self.root, self.next_epoch())
 
     def write(self, lineage: EnvironmentLineage, *, current: IndexState | None = None) -> int:
         """``current``: what the index holds, when the caller has just read it (``EpochIndex``
-        passes it when no epoch was written since), so it is not read twice."""
-        epoch = self.next_epoch()
+        passes it when no epoch was written since), so it is not read twice.  ``self.delta``
+        then says what the epoch changed (the current store is updated from it)."""
+        epoch = self.allocate()
+        try:
+            self._write_epoch(lineage, epoch, current)
+        finally:
+            release(self.root, epoch)  # committed or not, the number's files now keep it taken
+        return epoch
+
+    def _write_epoch(self, lineage: EnvironmentLineage, epoch: int, current: IndexState | None) -> None:
         now = datetime.datetime.now(datetime.timezone.utc)  # one ingested_at for the whole run
         if current is None or current.statements is None:
             current = read_state(self.reader)
@@ -69,8 +98,13 @@ class EpochWriter:
         changed = {r["asset_id"] for r in node_delta} | {r["asset_id"] for r in read_delta}
         merged = self._merged(changed, nodes, reads)
         self._write(MERGED_NODES, merged, epoch, now, always=True)
+        self._write(PASSES, [{"environment": lineage.environment, "parser": lineage.parser.value,
+                              "revision": self.revision}], epoch, now, always=True)
         self._write(ALIVE, [{"asset_id": a} for a in sorted(nodes)], epoch, now, always=True)
-        return epoch
+        self.delta = EpochDelta(epoch, [lineage.assets[a] for a in sorted(changed) if a in lineage.assets],
+                                sorted(set(current.assets) - set(lineage.assets)),
+                                {target: groups.get(target, ()) for target in sorted(set(groups) | set(current.edges))
+                                 if groups.get(target, ()) != current.edges.get(target, ())})
 
     def _merged(self, changed: set[str], nodes: dict[str, dict], reads: dict[str, dict]) -> list[dict]:
         """Nodes LEFT JOIN their reads, for every node whose row or read changed: a read
@@ -120,9 +154,9 @@ def _edge_row(edge: LineageEdge) -> dict:
     columns = [{"from": c.source, "to": c.target, "relationship": c.relationship,
                 "transformation": c.transformation, "confidence": c.confidence} for c in edge.columns or ()]
     return {"target_id": edge.target, "source_id": edge.source, "mark": edge.mark.value, "via": edge.via.value,
-            "file": edge.file, "columns": columns, "note": edge.note}
+            "file": edge.file, "columns": columns, "note": edge.note, "revision": edge.revision}
 
 
 def _tombstone(target: str) -> dict:
     return {"target_id": target, "source_id": None, "mark": None, "via": None, "file": None, "columns": [],
-            "note": None}
+            "note": None, "revision": None}

@@ -1,6 +1,6 @@
-"""``benchmarks/governance_bench.py --mode index-sync`` works on a small project (its timings are
-never asserted): the three syncs through the index read every statement, one, then none — in
-process and through the command."""
+"""``benchmarks/governance_bench.py --mode control-plane`` works on a small project (its timings are
+never asserted): the full syncs read every statement, the next one none, the one after a
+one-statement change one; the store answers every sampled asset."""
 
 from __future__ import annotations
 
@@ -11,13 +11,15 @@ from gov_helpers import ROOT
 if str(ROOT) not in sys.path:  # ``benchmarks`` is a folder of the repository, not installed
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.governance_bench import run_index_sync  # noqa: E402
+from benchmarks.governance_bench import run_control_plane  # noqa: E402
 
 
-def test_index_sync_mode_reads_every_statement_then_one_then_none():
-    figures = run_index_sync(300, seed=3, cli=True)
-    statements = figures["statements"]
-    for where in (figures, figures["cli"]):
-        assert [where[k]["statements_read"] for k in ("full_sync_empty_index", "one_statement_changed",
-                                                      "nothing_changed")] == [statements, 1, 0]
-    assert 0 < figures["ledger_bytes_on_disk"] < figures["bytes_on_disk"]
+def test_control_plane_mode_reads_every_statement_then_none_then_one():
+    figures = run_control_plane(300, seed=3, samples=3, jobs=("1", "2"), baseline_sample=50)
+    for jobs in ("1", "2"):
+        full = figures[f"full_sync_jobs_{jobs}"]
+        assert full["statements_read"] >= figures["statements"] * 0.8 and full["failed"] == 0
+    assert figures["nothing_changed_sync"]["statements_read"] == 0
+    assert figures["one_statement_changed_sync"]["statements_read"] == 1
+    assert figures["api_in_process"]["answers_each"] == figures["cli_whole_process"]["answers_each"] == 3
+    assert figures["baseline_sqlglot_parse_qualify"]["failed"] == 0

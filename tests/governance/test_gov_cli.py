@@ -165,10 +165,12 @@ def test_no_asset_asks_to_choose_and_searches_visible_names_only(capsys):
 def test_index_records_each_sync_and_answers_from_it(capsys, tmp_path):
     argv = ("lineage", "impact", "analytics.orders", "--project", str(SHOP), "-o", "json")
     _, direct, _ = run(capsys, *argv)
-    code, indexed, err = run(capsys, *argv, "--index", str(tmp_path))
-    assert code == 0 and err == ""
-    assert json.loads(indexed) == json.loads(direct)  # the index holds the same rollup
+    code, indexed, err = run(capsys, *argv, "--index", str(tmp_path), "--sync")
+    assert code == 0 and err.startswith("prism-lineage: synced shop/prod")
+    answer = json.loads(indexed)
+    assert answer.pop("as_of")["epoch"] == 1  # the store says which sync it answers as of
+    assert answer == json.loads(direct)  # the index holds the same rollup
     environment = tmp_path / "shop" / "prod"
     assert sorted(p.name for p in (environment / "alive").glob("*.parquet")) == ["v1_1.parquet"]
-    run(capsys, *argv, "--index", str(tmp_path))  # a second sync: the next epoch
+    run(capsys, *argv, "--index", str(tmp_path), "--sync")  # a second sync: the next epoch
     assert sorted(p.name for p in (environment / "alive").glob("*.parquet")) == ["v1_1.parquet", "v1_2.parquet"]

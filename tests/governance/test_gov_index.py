@@ -275,41 +275,43 @@ def rows_of(index, table_, epoch):
     return pq.read_table(epoch_files.epoch_file(index.root / table_.directory, epoch)).to_pylist()
 
 
-def test_cli_index_syncs_read_only_what_changed(capsys, tmp_path, monkeypatch):
+def test_cli_index_syncs_read_only_what_changed(capsys, tmp_path):
     from prism_lineage.cli import main
-    from prism_lineage.governance.sql_reading import SqlReader
 
-    reads = []
-    original = SqlReader.read
-    monkeypatch.setattr(SqlReader, "read", lambda self, sql, dialect: reads.append(sql) or original(self, sql, dialect))
     root = shutil.copytree(SHOP, tmp_path / "shop")
-    argv = ["lineage", "impact", "analytics.orders", "--project", str(root), "-o", "json", "--index",
-            str(tmp_path / "index")]
+    index = str(tmp_path / "index")
+    answer_argv = ["lineage", "impact", "analytics.orders", "--project", str(root), "-o", "json", "--index", index]
 
     def run():
-        reads.clear()
-        assert main(argv) == 0
-        return json.loads(capsys.readouterr().out)
+        """A sync (its summary: what it read), then the answer from the index."""
+        assert main(["sync", "--project", str(root), "--index", index, "-o", "json"]) == 0
+        summary = json.loads(capsys.readouterr().out)
+        assert main(answer_argv) == 0
+        return summary, json.loads(capsys.readouterr().out)
 
-    assert run()["count"] == 3 and len(reads) == 7
-    assert run()["count"] == 3 and reads == []
+    summary, answer = run()
+    # The 7 statements, and again for each credential's visibility scope the statements whose read
+    # depended on an asset hidden from it.
+    assert answer["count"] == 3 and summary["read"] == 7 and summary["scope_reads"] > 0
+    summary, answer = run()
+    assert answer["count"] == 3 and (summary["read"], summary["scope_reads"]) == (0, 0)  # the scopes' reads kept
     edit_yaml(root, "views/daily_revenue.yaml", lambda d: d.update(sql=d["sql"] + "HAVING SUM(amount) > 0\n"))
-    answer = run()
-    assert reads == [yaml.safe_load((root / "views/daily_revenue.yaml").read_text())["sql"]]
-    monkeypatch.setattr(SqlReader, "read", original)
-    assert main(argv[:-2]) == 0 and json.loads(capsys.readouterr().out) == answer  # as a full sync says
+    summary, answer = run()
+    assert summary["read"] == 1 and summary["unchanged"] == 6
+    answer.pop("as_of")
+    assert main(answer_argv[:-2]) == 0 and json.loads(capsys.readouterr().out) == answer  # as a full sync says
 
 
 def test_cli_an_index_that_cannot_be_read_is_refused(capsys, tmp_path):
     from prism_lineage.cli import main
 
     index = tmp_path / "index"
-    argv = ["lineage", "analytics.orders", "--project", str(SHOP), "--index", str(index)]
+    argv = ["lineage", "analytics.orders", "--project", str(SHOP), "--index", str(index), "--sync"]
     assert main(argv) == 0
     capsys.readouterr()
     (index / "shop/prod/compile/statements/v1_1.parquet").write_bytes(b"not parquet")
     assert main(argv) == 3
-    assert capsys.readouterr().err.startswith(f"prism-lineage: error: cannot read the index in {index}: ")
+    assert capsys.readouterr().err.startswith(f"prism-lineage: error: cannot read the index in {index / 'shop/prod'}: ")
 
 
 @st.composite
@@ -345,3 +347,47 @@ def test_property_a_sync_from_the_index_answers_as_a_full_sync(tmp_path_factory,
         assert incremental.reads_performed <= fresh.reads_performed
         index.write(incremental)
         assert index.lineage("p", "prod").ledger == fresh.ledger
+
+
+# --- schema drift: files written by an older build ------------------------------------------
+
+OLDER = {"parse/edges": ("revision", "note"), "parse/nodes": ("aliases", "steward"),
+         "lineage/nodes": ("aliases", "steward", "sql_read_from"), "compile/statements": ("outputs", "links")}
+
+
+def older_writer(root, epoch):
+    """Rewrite ``epoch``'s files as a build that did not have the columns of ``OLDER`` wrote them."""
+    import pyarrow.parquet as pq
+
+    for directory, dropped in OLDER.items():
+        path = epoch_files.epoch_file(root / directory, epoch)
+        if path.exists():
+            table = pq.read_table(path)
+            pq.write_table(table.drop_columns([c for c in dropped if c in table.column_names]), path)
+
+
+def test_an_older_files_missing_columns_read_as_null_or_empty_lists(tmp_path):
+    lineage = lineage_of(SHOP, environment="prod")
+    index = EpochIndex(tmp_path / "index")
+    index.write(lineage)
+    older_writer(index.root, 1)
+    # No file has the columns: strings read NULL, lists empty — never an error.
+    [row] = [r for r in index.nodes() if r["full_name"] == "analytics.orders"]
+    assert (row["aliases"], row["steward"], row["sql_read_from"]) == ([], None, None)
+    edges = index.edges()
+    assert edges and all(e["revision"] is None and e["note"] is None for e in edges)
+    back = index.lineage("shop", "prod")
+    assert len(back.edges) == len(lineage.edges) and all(e.note is None for e in back.edges)
+    assert all(read.outputs in (None, ()) for read in back.ledger.values())
+    explore(back, OWNER, "analytics.orders", "both", 10)  # answers
+    # Some files have them, some do not: the same rule, row by row.
+    root = write_project(tmp_path / "p", tables=[table("s.t", ["a"], steward="ann")],
+                         views=[view("s.v", "SELECT a FROM s.t", ["s.t"])])
+    mixed = EpochIndex(tmp_path / "mixed")
+    mixed.write(lineage_of(root))
+    older_writer(mixed.root, 1)
+    edit_yaml(root, "tables/s_t.yaml", lambda d: d.update(owner="bo"))
+    mixed.write(lineage_of(root))
+    rows = {r["full_name"]: r for r in mixed.nodes()}
+    assert rows["s.t"]["steward"] == "ann" and rows["s.v"]["steward"] is None  # s.v's row is epoch 1's
+    assert rows["s.v"]["aliases"] == [] and rows["s.t"]["aliases"] == []

@@ -193,13 +193,13 @@ def test_cli_approved_needs_a_base(capsys):
 def test_cli_a_held_environment_writes_no_epoch(capsys, versions, tmp_path):
     base, proposed = versions
     index = tmp_path / "index"
-    run(capsys, "lineage", "analytics.orders", "--project", str(base), "--index", str(index))
+    run(capsys, "lineage", "analytics.orders", "--project", str(base), "--index", str(index), "--sync")
     code, out, _ = run(capsys, "lineage", "analytics.orders", "--project", str(proposed), "--base", str(base),
-                       "--index", str(index), "-o", "json")
+                       "--index", str(index), "--sync", "-o", "json")
     assert code == 0 and json.loads(out)["environment_status"] == "not computed"
     assert sorted(p.name for p in (index / "shop/prod/alive").iterdir()) == ["v1_1.parquet"]  # not read, not synced
     code, out, _ = run(capsys, "lineage", "analytics.orders", "--project", str(proposed), "--base", str(base),
-                       "--index", str(index), "--approved", "-o", "json")
+                       "--index", str(index), "--sync", "--approved", "-o", "json")
     assert "analytics.big_orders" in [a["name"] for a in json.loads(out)["assets"]]
     assert sorted(p.name for p in (index / "shop/prod/alive").iterdir()) == ["v1_1.parquet", "v1_2.parquet"]
 

@@ -156,3 +156,28 @@ def test_a_bad_column_lineage_facet_is_named() -> None:
     found = validation.problems(document)
     assert found and found[0].startswith("$.outputs[0].facets.columnLineage.fields.a.inputFields[0]")
     assert "'field' is a required property" in found[0]
+
+
+def test_the_fast_check_and_the_reference_agree() -> None:
+    """Ingestion's verdict (fastjsonschema) and the reference (jsonschema) on good and bad events."""
+    from fastjsonschema import JsonSchemaException
+
+    good = {
+        "eventTime": "2026-01-01T00:00:00.5+01:00", "producer": "urn:prism-lineage:0.1.0",
+        "schemaURL": f"{CORE}#/$defs/RunEvent", "eventType": "COMPLETE",
+        "run": {"runId": "0195e4b4-9a0f-7b5e-8e2f-1f2a3b4c5d6e", "facets": {"x": {"_producer": "https://p", "_schemaURL": "https://s"}}},
+        "job": {"namespace": "n", "name": "j"}, "inputs": [{"namespace": "n", "name": "a", "facets": {}}],
+        "outputs": [{"namespace": "n", "name": "b", "outputFacets": {}}],
+    }
+    variants = [good, {**good, "run": {"runId": "nope"}}, {**good, "eventTime": "2026-01-01"},
+                {**good, "producer": "no uri here"}, {**good, "eventType": "DONE"}, {**good, "inputs": [{"name": "a"}]},
+                {**good, "run": {"runId": good["run"]["runId"], "facets": {"x": {"_producer": "https://p"}}}},
+                {**good, "job": {"namespace": 1, "name": "j"}}, {**good, "outputs": "b"}]
+    for document in variants:
+        try:
+            validation._fast(CORE, "RunEvent")(document)
+            fast = True
+        except JsonSchemaException:
+            fast = False
+        reference = not list(validation._validator(CORE, "RunEvent").iter_errors(document))
+        assert fast == reference, document

@@ -172,3 +172,26 @@ def test_documented_workload_figures(sessions, workload: str, label: str) -> Non
                     text, re.MULTILINE)
     assert row, f"docs/substrait.md has no row for {label}"
     assert figures(sessions, workload) == tuple(int(g) for g in row.groups())
+
+
+def sql_twin_figures(sessions, workload: str) -> tuple[int, int, int, int]:
+    """(queries DataFusion writes, of all queries, fields whose sources all equal the SQL's,
+    fields compared): the producer's row of docs/agreement.md."""
+    expected = EXPECTED[workload]
+    paths = sorted((WORKLOADS / workload).glob("q*.sql"))
+    written = [p for p in paths if p.stem not in expected.not_written]
+    equal = compared = 0
+    for path in written:
+        from_sql, from_plan = answers(sessions, workload, path)
+        for sql_field, plan_field in zip(from_sql["fields"], from_plan["fields"]):
+            compared += 1
+            equal += set(_sources(sql_field)) == set(_sources(plan_field))
+    return len(written), len(paths), equal, compared
+
+
+def test_documented_tpch_agreement_with_sql_twins(sessions) -> None:
+    """docs/agreement.md, "Plans from engines": DataFusion's row over TPC-H."""
+    text = (ROOT / "docs" / "agreement.md").read_text(encoding="utf-8")
+    row = re.search(r"^\| DataFusion \d+ \(Substrait\) \| (\d+) of (\d+) \| (\d+) of (\d+) \|", text, re.MULTILINE)
+    assert row, "docs/agreement.md has no row for DataFusion"
+    assert sql_twin_figures(sessions, "tpch") == tuple(int(g) for g in row.groups())

@@ -71,6 +71,14 @@ RESTORED: dict[str, tuple[RestoredField, ...]] = {
     ),
 }
 
+# Enum values later releases renamed, under their old names (aliases of the same numbers), so
+# JSON plans that spell them so (DuckDB 1.1's ``JOIN_TYPE_SEMI``) parse.
+RENAMED_ENUM_VALUES: dict[str, dict[str, tuple[tuple[str, int], ...]]] = {
+    "substrait/algebra.proto": {
+        "JoinRel.JoinType": (("JOIN_TYPE_SEMI", 5), ("JOIN_TYPE_ANTI", 6), ("JOIN_TYPE_SINGLE", 7)),
+    },
+}
+
 _lock = threading.Lock()
 
 
@@ -133,6 +141,14 @@ def _restore(file: descriptor_pb2.FileDescriptorProto) -> None:
         uri.field.add(name="extension_uri_anchor", json_name="extensionUriAnchor", number=1,
                       type=F.TYPE_UINT32, label=_OPTIONAL)
         uri.field.add(name="uri", json_name="uri", number=2, type=F.TYPE_STRING, label=_OPTIONAL)
+    for path, values in RENAMED_ENUM_VALUES.get(file.name, {}).items():
+        message_path, _, enum_name = path.rpartition(".")
+        enum = next(e for e in _message(file, message_path).enum_type if e.name == enum_name)
+        known = {v.name for v in enum.value}
+        for name, number in values:
+            if name not in known:
+                enum.value.add(name=name, number=number)
+                enum.options.allow_alias = True
     for restored in RESTORED.get(file.name, ()):
         message = _message(file, restored.message)
         if any(f.number == restored.number or f.name == restored.name for f in message.field):

@@ -40,15 +40,20 @@ class Record:
 class PlanContext:
     """What every statement of one plan shares: the plan, its extensions, the catalog."""
 
-    __slots__ = ("plan", "extensions", "catalog", "file", "producer")
+    __slots__ = ("plan", "extensions", "catalog", "file", "producer", "expressions_only")
 
-    def __init__(self, plan: Message, catalog: Catalog | None, file: str | None):
+    def __init__(self, plan: Message, catalog: Catalog | None, file: str | None,
+                 expressions_only: str | None = None):
         self.plan = plan
         self.extensions = Extensions(plan)
         self.catalog = catalog
         self.file = file
         # Some producers write plans their own way (see specs/substrait.md, producer quirks).
         self.producer = plan.version.producer.lower() if plan.HasField("version") else ""
+        # ``None``: a ProjectRel without an emit yields its input's fields, then its expressions
+        # (the specification); otherwise it yields only its expressions, as DuckDB writes it,
+        # and this is the ``uncertain`` entry that says so and why.
+        self.expressions_only = expressions_only
 
 
 class LoweringContext:

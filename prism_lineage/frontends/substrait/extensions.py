@@ -47,6 +47,17 @@ _PRODUCER_NAMES = {
     "str_concat": "concat",
     "to_char": "strftime",
 }
+# DuckDB declares many standard functions under the standard extensions' *directory*
+# (``…/substrait/blob/main/extensions/``) rather than a file, or under no extension at all,
+# and writes a few operators by its own symbols.  Negated LIKE reads the same arguments as LIKE: the same lineage.
+_DUCKDB_NAMES = {
+    "||": "concat",
+    "~~": "like",
+    "!~~": "like",
+    "~~*": "like",
+    "!~~*": "like",
+    "^@": "starts_with",
+}
 _AGGREGATE = "aggregate"
 _WINDOW = "window"
 _SCALAR = "scalar"
@@ -166,8 +177,13 @@ class Extensions:
         name, signature = _plain_name(declared.name)
         extension = self._extension_of(declared)
         standard_ext = _standard_extension(extension)
-        if extension is None:
-            name = _PRODUCER_NAMES.get(name, name)
+        if extension is not None and standard_ext is None and _is_standard_directory(extension):
+            # The standard extensions' directory (DuckDB): any standard extension, by name.
+            name = _DUCKDB_NAMES.get(name, name)
+            kind = _standard_kind_by_name().get(name)
+            standard = kind is not None
+        elif extension is None:
+            name = _PRODUCER_NAMES.get(name) or _DUCKDB_NAMES.get(name, name)
             kind = _standard_kind_by_name().get(name) or _SQL_FUNCTIONS.get(name)
             standard = kind is not None
         elif standard_ext is not None:
@@ -209,6 +225,12 @@ def _standard_extension(extension: str | None) -> StandardExtension | None:
     if not _is_standard_location(extension):
         return None
     return _standard_by_file().get(file)
+
+
+def _is_standard_directory(uri: str) -> bool:
+    """The directory of the standard extensions, not one of its files (DuckDB writes
+    ``https://github.com/substrait-io/substrait/blob/main/extensions/``)."""
+    return _is_standard_location(uri) and "/" in uri and uri.rstrip("/").endswith("/extensions")
 
 
 def _is_standard_location(uri: str) -> bool:

@@ -251,7 +251,11 @@ class RelationLowerer:
         base = windows.build(input_)
         width = len(input_.fields) + len(exprs)
         mapping = _emit_mapping(node.common) if _has(node, "common") else None
-        if mapping is None:
+        if mapping is None and self.ctx.plan.expressions_only is not None:
+            # DuckDB's ProjectRel without an emit means "only the expressions" (specs/substrait.md).
+            mapping = list(range(len(input_.fields), width))
+            self.ctx.uncertain_about(self.ctx.plan.expressions_only)
+        elif mapping is None:
             mapping = list(range(width))
         _check_mapping(mapping, width, f"{p}.common.emit")
         out_exprs: list[Expr] = []

@@ -52,11 +52,56 @@ _DDL_OBJECTS = {1: "table", 2: "view"}
 _DDL_VERBS = {1: "create", 2: "create", 3: "alter", 4: "drop", 5: "drop"}
 
 
+# How a ProjectRel without an emit is read (specs/substrait.md, "ProjectRel without an emit").
+_BY_PRODUCER = ("a ProjectRel without an emit is read as its producer {producer!r} means it: its output is "
+                "only its expressions (the Substrait specification: its input's fields, then its expressions)")
+_BY_NAMES = ("the plan names no producer, and its root names fit only if a ProjectRel without an emit yields "
+             "only its expressions, as DuckDB writes it: read so (the Substrait specification: its input's "
+             "fields, then its expressions)")
+_EXPRESSIONS_ONLY_PRODUCERS = ("duckdb",)
+
+
 def lower_plan(plan: Message, catalog: Catalog | None = None, file: str | None = None) -> list[Statement]:
-    """Lower every statement of a decoded plan (see ``decoding``) into the IR."""
+    """Lower every statement of a decoded plan (see ``decoding``) into the IR.
+
+    A ProjectRel without an emit yields its input's fields and then its expressions; DuckDB
+    writes it meaning only the expressions.  Which reading applies is decided by the plan's
+    producer, and — when the plan names none — by its root names: a plan whose root names fit
+    only DuckDB's reading is read so.  Either way the reading is said in ``uncertain``.  A plan
+    that fits neither stays a refusal naming the path.
+    """
     if not len(plan.relations):
         raise InvalidPlanError("relations", "the plan has no relations")
-    context = PlanContext(plan, catalog, file)
+    producer = plan.version.producer if plan.HasField("version") else ""
+    if producer.strip().lower().startswith(_EXPRESSIONS_ONLY_PRODUCERS):
+        return _lower_statements(PlanContext(plan, catalog, file, _BY_PRODUCER.format(producer=producer)))
+    try:
+        return _lower_statements(PlanContext(plan, catalog, file))
+    except InvalidPlanError as error:
+        if producer or not _root_names_misfit(error) or not _has_project_without_emit(plan):
+            raise
+        try:
+            return _lower_statements(PlanContext(plan, catalog, file, _BY_NAMES))
+        except InvalidPlanError as other:
+            raise InvalidPlanError(error.path, f"{error.problem}; nor does the plan fit when a ProjectRel without "
+                                               f"an emit yields only its expressions (as DuckDB writes it): "
+                                               f"{other.path}: {other.problem}") from None
+
+
+def _root_names_misfit(error: InvalidPlanError) -> bool:
+    return error.path.startswith("relations[") and error.path.endswith(".root.names")
+
+
+def _has_project_without_emit(plan: Message) -> bool:
+    for message, _path in iter_messages(plan):
+        if message.DESCRIPTOR.name == "ProjectRel" and not (
+                message.HasField("common") and message.common.WhichOneof("emit_kind") == "emit"):
+            return True
+    return False
+
+
+def _lower_statements(context: PlanContext) -> list[Statement]:
+    plan = context.plan
     referenced = _referenced_ordinals(plan)
     ignored = unknown_fields(plan)
     statements: list[Statement] = []

@@ -1,0 +1,427 @@
+"""A sync's reading pass: the new and changed statements read on every core, wave by wave.
+
+Statements are independent except for derived columns: a view (or a table one statement writes)
+whose columns are not declared gets them from its own SQL's output, so a statement that reads
+it must be read after it.  Which derived assets a statement may read is over-approximated from
+its words (a statement names a table by its name, so a derived asset whose name is not among
+its words cannot be one it reads); a statement is dispatched once every such asset it may
+read has its columns — wave after wave over the topological layers, each statement as soon as
+it is ready.  Each task carries the derived columns its statement may need; the workers hold
+the rest (the environment's names and declared columns) from the fork.
+
+The pass is a speculation checked by the rollup: its reads join the read ledger the rollup
+starts from (``governance/rollup.py``), which re-uses a read only when every address it looked
+up still resolves to the same asset and columns — so a read made with columns that turned out
+different is read again there, and the answer is always exactly the serial one.
+
+Guards (``ReadingBudget``): a statement over ``max_bytes`` is refused unread; one that runs
+over ``timeout`` seconds is stopped (an alarm in the worker) — both "Could not be parsed".  A
+worker that dies (a crash of the parser) loses its statements: each is read again alone in a
+fresh worker, and one that kills it again is "Could not be parsed"; the rest of the pass goes
+on.  An interrupted pass (Ctrl-C, SIGTERM) stops reading: what was read stands, the rest is
+"Not read yet" (``ParserState.NO_ANSWER``); a pool that cannot start leaves everything new
+"Not read yet" to everyone (``ParserState.NO_PARSER``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from ..governance.sql_reading import StatementRead, statement_key
+from ..governance.statuses import ParserState, SqlStatus
+
+_WORD = re.compile(r"[^\W\d][\w$]*", re.UNICODE)
+_CHUNK = 8  # statements a worker takes at a time when many are ready
+
+
+@dataclass(frozen=True)
+class ReadingBudget:
+    """What one statement may cost: ``timeout`` seconds of reading, ``max_bytes`` of SQL (UTF-8)."""
+
+    timeout: float | None = None
+    max_bytes: int | None = None
+
+    def as_dict(self) -> dict:
+        return {"timeout": self.timeout, "max_bytes": self.max_bytes}
+
+    def at_least(self, other: dict | None) -> bool:
+        """Whether this budget allows everything ``other`` (an earlier one) allowed."""
+        if not other:
+            return True
+        for name, mine in (("timeout", self.timeout), ("max_bytes", self.max_bytes)):
+            theirs = other.get(name)
+            if theirs is None and mine is not None:
+                return False
+            if theirs is not None and mine is not None and mine < theirs:
+                return False
+        return True
+
+
+@dataclass
+class PassResult:
+    reads: dict[str, StatementRead] = field(default_factory=dict)  # by statement key
+    refused: dict[str, str] = field(default_factory=dict)  # key -> why (over budget, crashed the parser)
+    parser: ParserState = ParserState.RAN
+    interrupted: bool = False
+    workers: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    index: int
+    key: str
+    sql: str
+    dialect: str | None
+    writer: str
+
+
+class Interrupted(Exception):
+    """SIGTERM during a pass: handled as Ctrl-C is."""
+
+
+# --- what there is to read --------------------------------------------------------------------
+
+def statements_of(env, ids: dict[str, str]) -> list[tuple[str, str | None, str | None]]:
+    """(writer, sql, dialect) of each statement of ``env``, in the rollup's order
+    (``rollup._Builder._statements``)."""
+    found = [(v.full_name, v.sql, v.dialect or env.dialect) for v in env.views]
+    for pipeline in env.pipelines:
+        for asset in pipeline.assets:
+            if asset.writes in ids:
+                found.append((asset.writes, asset.sql, asset.dialect or env.dialect))
+    return found
+
+
+def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, jobs: int,
+              budget: ReadingBudget = ReadingBudget(), functions=None,
+              progress: Callable[[int, int], None] | None = None,
+              start_pool: Callable | None = None) -> PassResult:
+    """Read the statements of ``env`` that ``previous`` (the ledger) does not hold."""
+    statements = statements_of(env, ids)
+    declared = {d.full_name: tuple((c.name, c.type) for c in d.columns) or None for d in (*env.tables, *env.views)}
+    writers: dict[str, list[int]] = {}
+    for i, (writer, _, _) in enumerate(statements):
+        writers.setdefault(writer, []).append(i)
+    # A derived asset: no declared columns, exactly one statement writes it, with SQL.
+    derived_writer = {name: found[0] for name, found in writers.items()
+                      if declared.get(name) is None and len(found) == 1 and statements[found[0]][1] is not None}
+    by_word: dict[str, list[str]] = {}
+    for name in derived_writer:
+        by_word.setdefault(name.rsplit(".", 1)[-1].lower(), []).append(name)
+
+    result = PassResult()
+    tasks: dict[int, _Task] = {}
+    known: dict[str, StatementRead] = {}  # reads this pass can use: the ledger's and its own
+    writers_of_key: dict[str, set[str]] = {}  # the same SQL may write several assets: read once
+    for i, (writer, sql, dialect) in enumerate(statements):
+        if sql is None:
+            continue
+        key = statement_key(sql, dialect)
+        if key in previous:
+            known.setdefault(key, previous[key])
+            continue
+        if key in writers_of_key:
+            writers_of_key[key].add(writer)
+            continue
+        writers_of_key[key] = {writer}
+        if budget.max_bytes is not None and len(sql.encode("utf-8")) > budget.max_bytes:
+            result.reads[key] = known[key] = StatementRead(key, SqlStatus.NOT_PARSED)
+            result.refused[key] = f"larger than {budget.max_bytes} bytes"
+            continue
+        tasks[i] = _Task(i, key, sql, dialect, writer)
+    if not tasks:
+        return result
+
+    # What each statement may read among the derived assets whose columns this pass works out.
+    pending = {writer for i in tasks for writer in writers_of_key[tasks[i].key]}
+    needs: dict[int, set[str]] = {}
+    for i, task in tasks.items():
+        words = {w.lower() for w in _WORD.findall(task.sql)}
+        needs[i] = {name for word in words for name in by_word.get(word, ()) if name != task.writer}
+    waiting_on: dict[str, set[int]] = {}
+    for i, names in needs.items():
+        for name in names & pending:
+            waiting_on.setdefault(name, set()).add(i)
+
+    def columns_of(name: str):
+        columns = declared.get(name)
+        if columns is not None:
+            return columns
+        writer = derived_writer.get(name)
+        if writer is None:
+            return None
+        writer_sql, writer_dialect = statements[writer][1], statements[writer][2]
+        read = known.get(statement_key(writer_sql, writer_dialect))
+        if read is None or read.outputs is None:
+            return None
+        return tuple((n, None) for n in read.outputs)
+
+    blocked = {i: {n for n in needs[i] if n in pending} for i in tasks}
+    ready = [i for i in sorted(tasks) if not blocked[i]]
+    unblocked_by: dict[str, list[int]] = {}
+    for i, names in blocked.items():
+        for name in names:
+            unblocked_by.setdefault(name, []).append(i)
+
+    def done(task: _Task, read: StatementRead, why: str | None) -> list[int]:
+        result.reads[task.key] = known[task.key] = read
+        if why:
+            result.refused[task.key] = why
+        freed = []
+        for writer in writers_of_key[task.key]:
+            pending.discard(writer)
+            for j in unblocked_by.get(writer, ()):
+                blocked[j].discard(writer)
+                if not blocked[j] and j in tasks and j not in started and j not in freed:
+                    freed.append(j)
+        return freed
+
+    started: set[int] = set()
+    total = len(tasks)
+
+    def payload(i: int):
+        task = tasks[i]
+        return (task.index, task.key, task.sql, task.dialect,
+                {name: columns_of(name) for name in needs[i]})
+
+    def next_ready(busy: bool) -> list[int]:
+        """Ready statements, or — when nothing is being read and a cycle (of words) blocks the
+        rest — the first blocked one, read with what is known."""
+        if ready or busy:
+            return ready
+        rest = sorted(i for i in tasks if i not in started)
+        if rest:
+            ready.append(rest[0])
+        return ready
+
+    _Worker.configure(ids, declared, functions, budget)
+    finished = 0
+    pool = None
+    try:
+        try:
+            pool = (start_pool or _Pool)(jobs)
+        except Exception:  # noqa: BLE001 - a parser that cannot start: nothing new is read
+            result.parser = ParserState.NO_PARSER
+            return result
+        result.workers = pool.workers
+        with _terminating():
+            while finished < total:
+                batch = next_ready(pool.busy())
+                while batch and pool.has_room():
+                    size = max(1, min(_CHUNK, len(batch) // max(1, pool.workers * 2)))
+                    chunk = [batch.pop(0) for _ in range(min(size, len(batch)))]
+                    started.update(chunk)
+                    pool.submit([payload(i) for i in chunk])
+                for outcomes in pool.results():
+                    for index, read, why in outcomes:
+                        ready.extend(done(tasks[index], read, why))
+                        finished += 1
+                    if progress is not None:
+                        progress(finished, total)
+                    break  # back to submitting what became ready
+    except (KeyboardInterrupt, Interrupted):
+        result.interrupted = True
+        result.parser = ParserState.NO_ANSWER
+    finally:
+        if pool is not None:
+            pool.close()
+    return result
+
+
+class _terminating:
+    """SIGTERM stops a pass as Ctrl-C does (what was read stands)."""
+
+    def __enter__(self):
+        self.previous = None
+        try:
+            self.previous = signal.signal(signal.SIGTERM, self._raise)
+        except ValueError:  # not the main thread
+            self.previous = None
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise Interrupted()
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+
+
+# --- the workers ----------------------------------------------------------------------------------
+
+class _Worker:
+    """What a worker process holds (set before the fork) and how it reads one statement."""
+
+    ids: dict[str, str] = {}
+    declared: dict = {}
+    functions = None
+    budget = ReadingBudget()
+    reader = None
+    extra: dict = {}
+
+    @classmethod
+    def configure(cls, ids, declared, functions, budget) -> None:
+        """Set before the workers fork: the address book and catalog are built once, here, and
+        shared by every worker."""
+        cls.ids, cls.declared, cls.functions, cls.budget = ids, declared, functions, budget
+        cls.reader = None
+        cls._reader()
+
+    @classmethod
+    def start(cls) -> None:
+        """In each worker: Ctrl-C is the parent's to handle; what the fork shares stays shared."""
+        import faulthandler
+        import gc
+
+        faulthandler.disable()  # a crash of the parser is reported by the parent, in words
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        gc.freeze()
+
+    @classmethod
+    def _reader(cls):
+        if cls.reader is None:
+            from ..governance.sql_reading import AddressBook, ProjectCatalog, SqlReader
+
+            book = AddressBook(cls.ids)
+
+            def columns_of(name):
+                found = cls.declared.get(name)
+                if found is not None:
+                    return found
+                return cls.extra.get(name)
+
+            cls.reader = SqlReader(book, ProjectCatalog(book, columns_of), cls.functions)
+        return cls.reader
+
+    @classmethod
+    def read(cls, chunk) -> list[tuple[int, StatementRead, str | None]]:
+        out = []
+        for index, key, sql, dialect, columns in chunk:
+            cls.extra = columns
+            out.append((index, *cls._read_one(key, sql, dialect)))
+        return out
+
+    @classmethod
+    def _read_one(cls, key: str, sql: str, dialect: str | None) -> tuple[StatementRead, str | None]:
+        timeout = cls.budget.timeout
+        if timeout:
+            previous = signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            return cls._reader().read(sql, dialect), None
+        except _OverTime:
+            return StatementRead(key, SqlStatus.NOT_PARSED), f"took longer than {timeout:g} s"
+        except RecursionError:
+            return StatementRead(key, SqlStatus.NOT_PARSED), "nests too deeply"
+        except Exception as error:  # noqa: BLE001 - one statement's bug must not stop the pass
+            return StatementRead(key, SqlStatus.NOT_PARSED), f"internal error: {type(error).__name__}: {error}"
+        finally:
+            if timeout:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+
+
+class _OverTime(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _OverTime()
+
+
+def _start_worker() -> None:
+    _Worker.start()
+
+
+def _read_chunk(chunk):
+    return _Worker.read(chunk)
+
+
+class _Pool:
+    """Worker processes (forked: they share the environment's names and declared columns), at
+    most two chunks in flight per worker.  ``jobs`` 1 reads in a worker too, so that a crash of
+    the parser never takes the sync down."""
+
+    def __init__(self, jobs: int):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.workers = max(1, jobs)
+        self._context = multiprocessing.get_context("fork")
+        self._executor = ProcessPoolExecutor(self.workers, mp_context=self._context, initializer=_start_worker)
+        self._futures: dict = {}
+        self._retry: list = []  # chunks lost with a worker: each statement read again alone
+
+    def has_room(self) -> bool:
+        return len(self._futures) < self.workers * 2
+
+    def busy(self) -> bool:
+        return bool(self._futures or self._retry)
+
+    def submit(self, chunk) -> None:
+        self._futures[self._executor.submit(_read_chunk, chunk)] = chunk
+
+    def results(self) -> Iterable[list]:
+        from concurrent.futures import FIRST_COMPLETED, wait
+        from concurrent.futures.process import BrokenProcessPool
+
+        if self._retry:
+            yield self._alone(self._retry.pop(0))
+            return
+        if not self._futures:
+            return
+        finished, _ = wait(list(self._futures), return_when=FIRST_COMPLETED)
+        for future in finished:
+            chunk = self._futures.pop(future)
+            try:
+                yield future.result()
+            except BrokenProcessPool:
+                # A worker died (the parser crashed): every chunk in flight is lost with it.
+                lost = [chunk, *self._futures.values()]
+                self._futures.clear()
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                from concurrent.futures import ProcessPoolExecutor
+
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=self._context,
+                                                     initializer=_start_worker)
+                self._retry.extend(statement for lost_chunk in lost for statement in lost_chunk)
+                if self._retry:
+                    yield self._alone(self._retry.pop(0))
+                return
+
+    def _alone(self, statement) -> list:
+        """One statement read in a fresh worker of its own: if it kills that one too, it is the
+        statement that crashes the parser."""
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        index, key = statement[0], statement[1]
+        with ProcessPoolExecutor(1, mp_context=self._context, initializer=_start_worker) as alone:
+            try:
+                return alone.submit(_read_chunk, [statement]).result()
+            except BrokenProcessPool:
+                return [(index, StatementRead(key, SqlStatus.NOT_PARSED), "crashed the parser")]
+
+    def close(self) -> None:
+        for process in list(getattr(self._executor, "_processes", {}).values()):
+            if process.is_alive():
+                process.kill()
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def now() -> float:
+    return time.perf_counter()

@@ -1,0 +1,373 @@
+"""The current store: an environment's lineage as of its last sync, built for walks (SQLite).
+
+The epochs (``prism_lineage/index``) are the record: one per sync, Parquet, read with DuckDB.
+Beside them each environment keeps one SQLite file, ``current.sqlite3``, holding what the newest
+epoch says, shaped for answering: integer ids, the adjacency indexed in both directions (covering
+indexes on ``(src, dst)`` and ``(dst, src)``), each edge's column detail (equal detail stored
+once), the assets with what an answer shows of them, who may see what (``viewers.py``), and what
+the sync was (its epoch, revision, parser state).  A sync updates it from its delta in one
+transaction after the epoch is committed; ``lineage`` and ``lineage impact`` answer from it with
+a few indexed queries (``reading.py``) and never load the project, the ledger or the epochs.
+
+A store whose epoch is not the index's newest committed one is stale (a sync stopped between the
+commit and the store's update): the next sync, or ``prism-lineage index repair``, rebuilds it
+from the index.  See specs/control-plane.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+STORE_FILE = "current.sqlite3"
+STORE_VERSION = 1  # PRAGMA user_version: a store of another version is rebuilt, never read
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+CREATE TABLE assets (
+    id INTEGER PRIMARY KEY,
+    asset_id TEXT NOT NULL UNIQUE,
+    full_name TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    owner TEXT,
+    steward TEXT,
+    certified INTEGER NOT NULL,
+    file TEXT NOT NULL,
+    sql_status TEXT,
+    sql_read_from TEXT,
+    waiting INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX assets_by_name ON assets (name);
+CREATE INDEX assets_waiting ON assets (waiting) WHERE waiting;
+CREATE TABLE aliases (alias TEXT NOT NULL, asset INTEGER NOT NULL, PRIMARY KEY (alias, asset)) WITHOUT ROWID;
+CREATE TABLE links (id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, links TEXT NOT NULL);
+CREATE TABLE edges (
+    id INTEGER PRIMARY KEY,
+    src INTEGER NOT NULL,
+    dst INTEGER NOT NULL,
+    mark TEXT NOT NULL,
+    via TEXT NOT NULL,
+    file TEXT NOT NULL,
+    links INTEGER,
+    note TEXT,
+    revision TEXT,
+    scope INTEGER
+);
+CREATE INDEX edges_down ON edges (src, dst, scope);
+CREATE INDEX edges_up ON edges (dst, src, scope);
+CREATE TABLE credentials (name TEXT PRIMARY KEY, viewer TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE scopes (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
+CREATE TABLE scope_assets (
+    scope INTEGER NOT NULL, asset INTEGER NOT NULL, sql_status TEXT, sql_read_from TEXT, waiting INTEGER NOT NULL,
+    PRIMARY KEY (scope, asset)
+) WITHOUT ROWID;
+CREATE TABLE scope_targets (scope INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (scope, target)) WITHOUT ROWID;
+CREATE TABLE scope_ledgers (key TEXT PRIMARY KEY, ledger BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE refused (key TEXT PRIMARY KEY, why TEXT NOT NULL, timeout REAL, max_bytes INTEGER) WITHOUT ROWID;
+"""
+
+# What ``meta`` holds (all text; absent: NULL).
+META_KEYS = ("project", "environment", "status", "held_for_review", "parser", "epoch", "revision", "commit",
+             "synced_at", "environments", "default_environment", "visibility_independent")
+
+
+class StoreError(Exception):
+    """The store cannot be read (corrupt, another version): rebuild it from the index."""
+
+
+def store_path(root: str | Path) -> Path:
+    return Path(root) / STORE_FILE
+
+
+def connect_read(path: Path) -> sqlite3.Connection:
+    """A read-only connection; a write in progress makes it wait up to 5 s, never read half."""
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0, check_same_thread=False)
+    try:
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        raise StoreError(f"{path} is not a readable store: {error}") from None
+    if version != STORE_VERSION:
+        connection.close()
+        raise StoreError(f"{path} is a store of version {version}, not {STORE_VERSION}")
+    return connection
+
+
+def links_json(columns) -> str | None:
+    """A parsed edge's column detail as stored (a compact JSON list of 5-lists); None: not traced."""
+    if columns is None:
+        return None
+    return json.dumps([[c.source, c.target, c.relationship, c.transformation, c.confidence] for c in columns],
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+class StoreWriter:
+    """Writes an environment's store: whole (into a new file renamed into place) or a delta (one
+    transaction).  Rows come from the rollup's own objects (``governance.rollup``)."""
+
+    def __init__(self, root: str | Path):
+        self.root = Path(root)
+        self.path = store_path(self.root)
+
+    # --- whole ------------------------------------------------------------------------------
+
+    def build(self, lineage, meta: Mapping[str, str | None], credentials: Mapping[str, dict]) -> None:
+        """The store of ``lineage``, written to a temporary file and renamed into place."""
+        import tempfile
+
+        self.root.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".tmp-store-", suffix=".sqlite3", dir=self.root)
+        os.close(handle)
+        try:
+            connection = sqlite3.connect(temporary)
+            try:
+                connection.execute("PRAGMA journal_mode = OFF")
+                connection.execute("PRAGMA synchronous = OFF")
+                connection.executescript(SCHEMA)
+                with connection:
+                    ids = self._insert_assets(connection, lineage.assets.values(), lineage.waiting)
+                    self._insert_edges(connection, lineage.edges, ids)
+                    self._write_scopes(connection, lineage.scoped, ids)
+                    self._write_meta(connection, meta)
+                    self._write_credentials(connection, credentials)
+                    connection.execute(f"PRAGMA user_version = {STORE_VERSION}")
+                connection.execute("ANALYZE")
+            finally:
+                connection.close()
+            with open(temporary, "rb") as written:
+                os.fsync(written.fileno())
+            os.chmod(temporary, 0o666 & ~_umask())  # as a file the user creates (mkstemp's is private)
+            os.replace(temporary, self.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+    # --- delta ------------------------------------------------------------------------------
+
+    def apply(self, *, assets: Iterable = (), removed: Iterable[str] = (), waiting: frozenset[str] = frozenset(),
+              edge_groups: Mapping[str, tuple] | None = None, meta: Mapping[str, str | None],
+              credentials: Mapping[str, dict] | None = None, scoped: Mapping | None = None) -> None:
+        """One transaction: ``assets`` (new or changed ``Asset`` objects) upserted, ``removed``
+        asset ids deleted with their edges, each target of ``edge_groups`` given exactly those
+        incoming edges (base rows), ``meta`` and ``credentials`` (when given) replaced, and the
+        visibility scopes' overrides (when given: ``EnvironmentLineage.scoped``) replaced."""
+        connection = sqlite3.connect(self.path, timeout=30.0)
+        try:
+            if connection.execute("PRAGMA user_version").fetchone()[0] != STORE_VERSION:
+                raise StoreError(f"{self.path} is not a store of version {STORE_VERSION}")
+            with connection:
+                removed = list(removed)
+                if removed:
+                    gone = _ids_of(connection, removed)
+                    marks = ",".join(str(i) for i in gone)
+                    if marks:
+                        connection.execute(f"DELETE FROM edges WHERE src IN ({marks}) OR dst IN ({marks})")
+                        connection.execute(f"DELETE FROM aliases WHERE asset IN ({marks})")
+                        connection.execute(f"DELETE FROM scope_assets WHERE asset IN ({marks})")
+                        connection.execute(f"DELETE FROM scope_targets WHERE target IN ({marks})")
+                        connection.execute(f"DELETE FROM assets WHERE id IN ({marks})")
+                assets = list(assets)
+                if assets:
+                    self._upsert_assets(connection, assets, waiting)
+                if edge_groups:
+                    wanted = set(edge_groups) | {e.source for g in edge_groups.values() for e in g}
+                    ids = _id_map(connection, wanted)
+                    targets = ",".join(str(ids[t]) for t in edge_groups if t in ids)
+                    if targets:
+                        connection.execute(f"DELETE FROM edges WHERE dst IN ({targets}) AND scope IS NULL")
+                    self._insert_edges(connection, [e for g in edge_groups.values() for e in g], ids)
+                if scoped is not None:
+                    connection.execute("DELETE FROM edges WHERE scope IS NOT NULL")
+                    connection.execute("DELETE FROM scope_assets")
+                    connection.execute("DELETE FROM scope_targets")
+                    connection.execute("DELETE FROM scopes")
+                    wanted = {a for o in scoped.values() for a in o.assets} | set(
+                        t for o in scoped.values() for t in o.edges) | {
+                        e.source for o in scoped.values() for g in o.edges.values() for e in g}
+                    self._write_scopes(connection, scoped, _id_map(connection, wanted))
+                if removed or edge_groups or scoped is not None:
+                    connection.execute("DELETE FROM links WHERE id NOT IN (SELECT links FROM edges WHERE links IS "
+                                       "NOT NULL)")
+                self._write_meta(connection, meta)
+                if credentials is not None:
+                    connection.execute("DELETE FROM credentials")
+                    self._write_credentials(connection, credentials)
+        finally:
+            connection.close()
+
+    def set_meta(self, meta: Mapping[str, str | None]) -> None:
+        connection = sqlite3.connect(self.path, timeout=30.0)
+        try:
+            with connection:
+                self._write_meta(connection, meta)
+        finally:
+            connection.close()
+
+    # --- rows -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _asset_row(asset, waiting: frozenset[str]) -> tuple:
+        return (asset.id, asset.full_name, asset.name, asset.namespace, asset.kind, asset.owner, asset.steward,
+                int(bool(asset.certified)), asset.file, asset.sql_status.value if asset.sql_status else None,
+                asset.sql_read_from, int(asset.id in waiting))
+
+    def _insert_assets(self, connection, assets: Iterable, waiting: frozenset[str]) -> dict[str, int]:
+        ordered = sorted(assets, key=lambda a: a.full_name)
+        connection.executemany(
+            "INSERT INTO assets (asset_id, full_name, name, namespace, kind, owner, steward, certified, file, "
+            "sql_status, sql_read_from, waiting) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            [self._asset_row(a, waiting) for a in ordered])
+        ids = dict(connection.execute("SELECT asset_id, id FROM assets"))
+        connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset) VALUES (?, ?)",
+                               [(alias, ids[a.id]) for a in ordered for alias in a.aliases])
+        return ids
+
+    def _upsert_assets(self, connection, assets: list, waiting: frozenset[str]) -> None:
+        connection.executemany(
+            "INSERT INTO assets (asset_id, full_name, name, namespace, kind, owner, steward, certified, file, "
+            "sql_status, sql_read_from, waiting) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
+            "ON CONFLICT (asset_id) DO UPDATE SET full_name = excluded.full_name, name = excluded.name, "
+            "namespace = excluded.namespace, kind = excluded.kind, owner = excluded.owner, "
+            "steward = excluded.steward, certified = excluded.certified, file = excluded.file, "
+            "sql_status = excluded.sql_status, sql_read_from = excluded.sql_read_from, waiting = excluded.waiting",
+            [self._asset_row(a, waiting) for a in assets])
+        ids = _id_map(connection, {a.id for a in assets})
+        marks = ",".join(str(ids[a.id]) for a in assets)
+        connection.execute(f"DELETE FROM aliases WHERE asset IN ({marks})")
+        connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset) VALUES (?, ?)",
+                               [(alias, ids[a.id]) for a in assets for alias in a.aliases])
+
+    def _write_scope_ledgers(self, connection, scoped: Mapping) -> None:
+        """Each scope's own reads (the next sync re-uses them, as the index's ledger for the
+        base): the rows of ``compile/statements`` as one Parquet blob per scope."""
+        from ..index.ledger import scope_ledger_blob
+
+        connection.execute("DELETE FROM scope_ledgers")
+        connection.executemany("INSERT INTO scope_ledgers (key, ledger) VALUES (?, ?)",
+                               [(key, scope_ledger_blob(o)) for key, o in sorted(scoped.items()) if o.ledger])
+
+    def _write_scopes(self, connection, scoped: Mapping, ids: Mapping[str, int]) -> None:
+        """Each visibility scope worked out (``ScopeOverrides`` by key): its key — a scope with
+        no override reads as the base, and is stored all the same, so that the read path tells
+        it from a scope not worked out — its assets' statuses, and its edge groups."""
+        self._write_scope_ledgers(connection, scoped)
+        for key in sorted(scoped):
+            overrides = scoped[key]
+            scope = connection.execute("INSERT INTO scopes (key) VALUES (?)", (key,)).lastrowid
+            connection.executemany(
+                "INSERT INTO scope_assets (scope, asset, sql_status, sql_read_from, waiting) VALUES (?,?,?,?,?)",
+                [(scope, ids[a.id], a.sql_status.value if a.sql_status else None, a.sql_read_from,
+                  int(a.sql_status is not None and a.sql_status.value == "Not read yet"))
+                 for a in overrides.assets.values()])
+            connection.executemany("INSERT INTO scope_targets (scope, target) VALUES (?, ?)",
+                                   [(scope, ids[target]) for target in overrides.edges])
+            self._insert_edges(connection, [e for group in overrides.edges.values() for e in group], ids, scope)
+
+    def _insert_edges(self, connection, edges: Iterable, ids: Mapping[str, int], scope: int | None = None) -> None:
+        import hashlib
+
+        known: dict[str, int] = {}
+        rows = []
+        for edge in edges:
+            detail = links_json(edge.columns)
+            link_id = None
+            if detail is not None:
+                link_id = known.get(detail)
+                if link_id is None:
+                    digest = hashlib.blake2b(detail.encode(), digest_size=16).hexdigest()
+                    connection.execute("INSERT OR IGNORE INTO links (digest, links) VALUES (?, ?)", (digest, detail))
+                    link_id = known[detail] = connection.execute("SELECT id FROM links WHERE digest = ?",
+                                                                 (digest,)).fetchone()[0]
+            rows.append((ids[edge.source], ids[edge.target], edge.mark.value, edge.via.value, edge.file, link_id,
+                         edge.note, getattr(edge, "revision", None), scope))
+        connection.executemany("INSERT INTO edges (src, dst, mark, via, file, links, note, revision, scope) "
+                               "VALUES (?,?,?,?,?,?,?,?,?)", rows)
+
+    @staticmethod
+    def _write_meta(connection, meta: Mapping[str, str | None]) -> None:
+        connection.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                               [(k, None if v is None else str(v)) for k, v in meta.items()])
+
+    @staticmethod
+    def _write_credentials(connection, credentials: Mapping[str, dict]) -> None:
+        connection.executemany("INSERT INTO credentials (name, viewer) VALUES (?, ?)",
+                               [(name, json.dumps(data, ensure_ascii=False)) for name, data in credentials.items()])
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _ids_of(connection, asset_ids: list[str]) -> list[int]:
+    return list(_id_map(connection, set(asset_ids)).values())
+
+
+def _id_map(connection, asset_ids: set[str]) -> dict[str, int]:
+    """asset id → integer id, for the given ids that the store holds."""
+    found: dict[str, int] = {}
+    wanted = list(asset_ids)
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        found.update(connection.execute(f"SELECT asset_id, id FROM assets WHERE asset_id IN ({marks})", chunk))
+    return found
+
+
+def read_meta(path: Path) -> dict[str, str | None]:
+    connection = connect_read(path)
+    try:
+        return dict(connection.execute("SELECT key, value FROM meta"))
+    finally:
+        connection.close()
+
+
+def read_scope_ledgers(path: Path) -> dict:
+    """The scopes' own reads a store keeps (``ScopeOverrides`` holding only their ledgers, by
+    scope key), for the next sync to re-use; empty when the store cannot be read."""
+    from ..index.ledger import scope_ledger_of
+
+    try:
+        connection = connect_read(path)
+    except (StoreError, sqlite3.Error):
+        return {}
+    try:
+        return {key: scope_ledger_of(key, blob) for key, blob in connection.execute("SELECT key, ledger FROM "
+                                                                                    "scope_ledgers")}
+    except sqlite3.Error:
+        return {}
+    finally:
+        connection.close()
+
+
+def read_refused(path: Path) -> dict[str, tuple[str, float | None, int | None]]:
+    """Statements a sync refused to read whole (over its budget, or crashing the parser), by
+    statement key: (why, the timeout and size limit it was refused under)."""
+    try:
+        connection = connect_read(path)
+    except (StoreError, sqlite3.Error):
+        return {}
+    try:
+        return {key: (why, timeout, max_bytes) for key, why, timeout, max_bytes in connection.execute(
+            "SELECT key, why, timeout, max_bytes FROM refused")}
+    except sqlite3.Error:
+        return {}
+    finally:
+        connection.close()
+
+
+def write_refused(path: Path, refused: Mapping[str, tuple[str, float | None, int | None]]) -> None:
+    connection = sqlite3.connect(path, timeout=30.0)
+    try:
+        with connection:
+            connection.execute("DELETE FROM refused")
+            connection.executemany("INSERT INTO refused (key, why, timeout, max_bytes) VALUES (?, ?, ?, ?)",
+                                   [(k, *v) for k, v in sorted(refused.items())])
+    finally:
+        connection.close()

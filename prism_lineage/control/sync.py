@@ -1,0 +1,348 @@
+"""``sync``: one pass over an environment at the checkout's revision — the only writer.
+
+A sync holds the environment's write lock (``locking.py``) for the whole write: it reads the
+project (native or dbt), works out the environment's lineage starting from what the index holds
+(statements whose SQL and looked-up addresses are unchanged are not read again), writes one epoch
+(``prism_lineage/index``), then updates the current store (``store.py``) from that epoch's delta
+— or rebuilds it from the index when it is missing or stale.  It records the revision: the git
+commit when the project is in git (``+uncommitted`` when its files differ from it), which every
+parsed edge read by this pass then names.
+
+Where the index lives: ``INDEX/<project>/<environment>/`` (names checked to stay inside
+``INDEX``), and ``INDEX/.projects/`` remembers, for each project directory synced, its project
+name and environments, so that ``lineage --index`` finds the store without reading the project.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import subprocess
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..errors import InputError, UsageError
+from .locking import WriterLock
+from .paths import environment_root, read_pointer, write_pointer  # noqa: F401 - re-exported
+from .store import STORE_FILE, StoreError, StoreWriter, read_meta
+
+
+@dataclass
+class SyncSummary:
+    """What a sync did, for the summary line and for callers."""
+
+    project: str
+    environment: str
+    epoch: int | None
+    revision: str | None
+    statements: int = 0  # statements with SQL held inline (read or re-used)
+    read: int = 0  # read by this pass
+    unchanged: int = 0  # re-used: SQL and looked-up addresses unchanged
+    failed: int = 0  # could not be parsed (of those read)
+    not_read: int = 0  # not read yet (the pass stopped, or the parser could not run)
+    in_files: int = 0  # kept in a file, not read
+    seconds: float = 0.0
+    held_for_review: bool = False
+    store_rebuilt: bool = False
+    workers: int = 0  # worker processes that read statements
+    scope_reads: int = 0  # statements read again for visibility scopes
+    interrupted: bool = False  # the pass was stopped: what it did not read is not read yet
+    parser: str = "ran"  # the parser's state on this pass (governance.statuses.ParserState)
+    notes: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        where = f"{self.project}/{self.environment}"
+        if self.held_for_review:
+            return (f"prism-lineage: {where} is held for review: nothing read, no epoch written, its lineage is "
+                    f"not computed until the move is approved ({self.seconds:.2f} s)")
+        at = f" at {self.revision}" if self.revision else ""
+        parts = [f"{self.read} read", f"{self.unchanged} unchanged", f"{self.failed} failed"]
+        if self.not_read:
+            parts.append(f"{self.not_read} not read yet")
+        if self.in_files:
+            parts.append(f"{self.in_files} kept in files")
+        scoped = f", {self.scope_reads} read again for what restricted credentials see" if self.scope_reads else ""
+        stopped = "; interrupted: what was not read is not read yet" if self.interrupted else ""
+        if self.parser == "no_parser":
+            stopped = "; the parser could not start: what is new is not read yet"
+        workers = f" with {self.workers} worker{'s' if self.workers != 1 else ''}" if self.workers else ""
+        return (f"prism-lineage: synced {where}{at} as epoch {self.epoch}: {self.statements} statements "
+                f"({', '.join(parts)}{scoped}) in {self.seconds:.2f} s{workers}{stopped}")
+
+
+# --- the revision ----------------------------------------------------------------------------
+
+def git_revision(project_dir: str | Path) -> str | None:
+    """The git commit the project directory is checked out at, with ``+uncommitted`` when its
+    files differ from it; None outside git (or without git)."""
+    root = str(Path(project_dir).resolve())
+    try:
+        commit = subprocess.run(["git", "-C", root, "rev-parse", "--verify", "--end-of-options", "HEAD^{commit}"],
+                                capture_output=True, text=True, timeout=30)
+        if commit.returncode != 0:
+            return None
+        status = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=normal", "--", "."],
+                                capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    revision = commit.stdout.strip()
+    if status.returncode == 0 and status.stdout.strip():
+        revision += "+uncommitted"
+    return revision
+
+
+# --- the sync --------------------------------------------------------------------------------
+
+def sync(project_dir: str | Path, index: str | Path, environment: str | None = None, *, wait: bool = False,
+         base: str | Path | None = None, base_rev: str | None = None, approved: bool = False,
+         jobs: int | None = None, statement_timeout: float | None = None, max_statement_bytes: int | None = None,
+         progress=None, start_pool=None) -> SyncSummary:
+    """Sync ``environment`` of the project in ``project_dir`` into ``index`` (see the module).
+
+    ``jobs``: worker processes that read statements (None: every core).  ``statement_timeout``
+    (seconds) and ``max_statement_bytes``: what one statement may cost; over it, it could not be
+    parsed.  ``progress(done, total)``: called as statements are read.  ``start_pool``: how the
+    reading pass starts its workers (tests)."""
+    from ..governance.loading import load_project
+
+    started = time.perf_counter()
+    if approved and base is None and base_rev is None:
+        raise UsageError("--approved needs --base or --base-rev: it approves the move from that version")
+    project, access = load_project(project_dir)
+    standing = None
+    if base is not None or base_rev is not None:
+        import tempfile
+
+        from ..cli.lineage import checkout
+
+        with tempfile.TemporaryDirectory(prefix="prism-lineage-") as scratch:
+            standing, access = load_project(base if base is not None else checkout(str(project_dir), base_rev,
+                                                                                   Path(scratch)))
+    env_name = _environment_name(project, standing, environment, approved)
+    root = environment_root(index, project.name, env_name)
+    revision = git_revision(project_dir)
+    from .reading_pass import ReadingBudget, default_jobs
+
+    options = _Options(jobs or default_jobs(), ReadingBudget(statement_timeout, max_statement_bytes), progress,
+                       start_pool)
+    with WriterLock(root, wait=wait):
+        summary = _sync_locked(project, standing, access, env_name, root, revision, approved, options)
+        write_pointer(index, project_dir, project)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _environment_name(project, standing, environment: str | None, approved: bool) -> str:
+    from ..governance.rollup import environment_of
+    from ..governance.transitions import transition
+
+    if standing is not None:
+        return transition(standing, project, environment, approved=approved).environment
+    return environment_of(project, environment).name
+
+
+@dataclass(frozen=True)
+class _Options:
+    jobs: int
+    budget: object
+    progress: object
+    start_pool: object
+
+
+def _sync_locked(project, standing, access, environment: str, root: Path, revision: str | None,
+                 approved: bool, options: _Options) -> SyncSummary:
+    import duckdb
+
+    from ..governance.rollup import sync as rollup_sync
+    from ..governance.statuses import SqlStatus
+    from ..governance.transitions import sync_transition, transition
+    from ..index import EpochIndex
+    from ..governance.access import policy_scopes
+    from .viewers import compile_policy
+
+    credentials = compile_policy(access, environment)
+    scopes = policy_scopes(access, environment)
+    summary = SyncSummary(project.name, environment, None, revision)
+    index = EpochIndex(root)
+    try:
+        if standing is not None and transition(standing, project, environment, approved=approved).held:
+            held = sync_transition(standing, project, environment)
+            summary.held_for_review = True
+            _record_held(root, held, credentials, revision)
+            return summary
+        committed = index.epochs()
+        previous = index.lineage(project.name, environment) if committed else None
+        if previous is not None:  # the scopes' own reads, which the store keeps
+            from .store import read_scope_ledgers
+
+            previous.scoped.update(read_scope_ledgers(root / STORE_FILE))
+        proposed = project.environment(environment)
+        starting, passed = _read_new_statements(project, proposed, previous, root, options, summary)
+        if standing is not None:
+            lineage = sync_transition(standing, project, environment, approved=approved, previous=starting,
+                                      scopes=scopes, parser=passed.parser)
+        else:
+            lineage = rollup_sync(project, environment, previous=starting, scopes=scopes, parser=passed.parser)
+        summary.read = sum(1 for k in passed.reads if k not in passed.refused or "bytes" not in passed.refused[k])
+        summary.read += lineage.reads_performed
+        summary.scope_reads = sum(o.reads_performed for o in lineage.scoped.values())
+        lineage = _with_revisions(lineage, previous, revision)
+        epoch = index.write(lineage, revision=revision)
+        delta = index.last_delta
+    except OSError as error:
+        raise InputError(f"cannot use the index in {root}: {error.strerror or error}") from None
+    except duckdb.Error as error:
+        raise InputError(f"cannot read the index in {root}: {str(error).splitlines()[0]}") from None
+    summary.epoch = epoch
+    summary.lineage = lineage  # what the sync computed (not part of the summary's JSON)
+    _count(summary, project, environment, lineage, previous)
+    meta = _meta(project, lineage, epoch, revision)
+    summary.store_rebuilt = update_store(root, index, lineage, delta, committed, meta, credentials)
+    _remember_refusals(root, lineage, passed, options)
+    return summary
+
+
+def _read_new_statements(project, env, previous, root: Path, options: _Options, summary: SyncSummary):
+    """The reading pass over what the ledger does not hold (``reading_pass.py``), and the lineage
+    the rollup then starts from: the ledger with the pass's reads."""
+    from ..governance.rollup import EnvironmentLineage, asset_id
+    from ..governance.statuses import EnvironmentStatus, ParserState
+    from .reading_pass import read_pass
+    from .store import read_refused
+
+    ledger = dict(previous.ledger) if previous is not None else {}
+    # A statement refused under a smaller budget than this sync's is tried again.
+    for key, (why, timeout, max_bytes) in read_refused(root / STORE_FILE).items():
+        if key in ledger and _budget_grew(why, timeout, max_bytes, options.budget):
+            del ledger[key]
+    ids = {d.full_name: asset_id(project.name, env.name, d.full_name) for d in (*env.tables, *env.views)}
+    passed = read_pass(env, ids, ledger, jobs=options.jobs, budget=options.budget,
+                       progress=options.progress, start_pool=options.start_pool)
+    summary.workers = passed.workers
+    summary.interrupted = passed.interrupted
+    summary.parser = passed.parser.value
+    starting = EnvironmentLineage(project.name, env.name, EnvironmentStatus.COMPUTED, {}, (), ParserState.RAN,
+                                  ledger={**ledger, **passed.reads})
+    if previous is not None:
+        starting.scoped.update(previous.scoped)
+    return starting, passed
+
+
+def _budget_grew(why: str, timeout: float | None, max_bytes: int | None, budget) -> bool:
+    if why.startswith("larger than"):
+        return budget.max_bytes is None or (max_bytes is not None and budget.max_bytes > max_bytes)
+    if why.startswith("took longer"):
+        return budget.timeout is None or (timeout is not None and budget.timeout > timeout)
+    return False  # crashed the parser, or a bug: read again when its SQL changes
+
+
+def _remember_refusals(root: Path, lineage, passed, options: _Options) -> None:
+    """Which statements of the ledger were refused, and under which budget (the store keeps it)."""
+    from .store import read_refused, write_refused
+
+    path = root / STORE_FILE
+    if not path.is_file():
+        return
+    kept = {k: v for k, v in read_refused(path).items() if k in lineage.ledger and k not in passed.reads}
+    budget = options.budget
+    kept.update({k: (why, budget.timeout, budget.max_bytes) for k, why in passed.refused.items()
+                 if k in lineage.ledger})
+    write_refused(path, kept)
+
+
+def _count(summary: SyncSummary, project, environment: str, lineage, previous=None) -> None:
+    from ..governance.sql_reading import statement_key
+    from ..governance.statuses import SqlStatus
+
+    env = project.environment(environment)
+    statements = [(v.sql, v.dialect or env.dialect) for v in env.views] + [
+        (a.sql, a.dialect or env.dialect) for p in env.pipelines for a in p.assets if a.writes in lineage.by_name]
+    summary.in_files = sum(1 for sql, _ in statements if sql is None)
+    keys = {statement_key(sql, dialect) for sql, dialect in statements if sql is not None}
+    summary.statements = len(keys)
+    before = previous.ledger if previous is not None else {}
+    new = [lineage.ledger[k] for k in keys if k in lineage.ledger and before.get(k) != lineage.ledger[k]]
+    summary.failed = sum(1 for r in new if r.status is SqlStatus.NOT_PARSED)
+    summary.not_read = sum(1 for k in keys if k not in lineage.ledger)
+    summary.unchanged = sum(1 for k in keys if k in lineage.ledger and before.get(k) == lineage.ledger[k])
+
+
+def _with_revisions(lineage, previous, revision: str | None):
+    """The parsed edges of statements read by this pass name ``revision``; the others keep the
+    revision they were read at."""
+    if previous is None:
+        read_now = set(lineage.ledger)
+    else:
+        read_now = {key for key, read in lineage.ledger.items() if previous.ledger.get(key) != read}
+    before = {(e.source, e.target, e.mark, e.via, e.file): e.revision for e in (previous.edges if previous else ())}
+    from ..governance.statuses import Mark
+
+    def named(edge):
+        if edge.mark is not Mark.PARSED:
+            return edge
+        fresh = any(k in read_now for k in lineage.ledger_by_asset.get(edge.target, ()))
+        found = revision if fresh else before.get((edge.source, edge.target, edge.mark, edge.via, edge.file), revision)
+        return edge if found == edge.revision else replace(edge, revision=found)
+
+    lineage.edges = tuple(named(e) for e in lineage.edges)
+    # A scope's own reads are made by this pass (the index keeps the base's ledger only).
+    for key, overrides in list(lineage.scoped.items()):
+        groups = {target: tuple(e if e.mark is not Mark.PARSED else replace(e, revision=revision) for e in group)
+                  for target, group in overrides.edges.items()}
+        lineage.scoped[key] = replace(overrides, edges=groups)
+    return lineage
+
+
+def _meta(project, lineage, epoch: int | None, revision: str | None) -> dict[str, str | None]:
+    return lineage_meta(lineage, epoch, revision, [e.name for e in project.environments],
+                        project.default_environment)
+
+
+def lineage_meta(lineage, epoch: int | None = None, revision: str | None = None,
+                 environments: list[str] | None = None, default_environment: str | None = None) -> dict:
+    """What the store's ``meta`` says of a sync of ``lineage``."""
+    return {"project": lineage.project, "environment": lineage.environment, "status": lineage.status.value,
+            "held_for_review": "1" if lineage.held_for_review else "0", "parser": lineage.parser.value,
+            "epoch": None if epoch is None else str(epoch), "revision": revision,
+            "commit": revision.split("+")[0] if revision else None,
+            "synced_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "environments": json.dumps(environments if environments is not None else [lineage.environment]),
+            "default_environment": default_environment,
+            "visibility_independent": "1" if getattr(lineage, "visibility_independent", False) else "0"}
+
+
+def update_store(root: Path, index, lineage, delta, committed_before: list[int], meta: dict,
+                 credentials: dict) -> bool:
+    """The store after the epoch just written: from its delta when the store was current with
+    the epoch before, else rebuilt from what the index holds.  Returns whether it was rebuilt."""
+    writer = StoreWriter(root)
+    stored_epoch = None
+    try:
+        stored_epoch = read_meta(root / STORE_FILE).get("epoch")
+    except (StoreError, OSError, Exception):  # noqa: BLE001 - any store that cannot be read is rebuilt
+        stored_epoch = None
+    if committed_before and stored_epoch == str(committed_before[-1]) and delta is not None:
+        try:
+            writer.apply(assets=delta.assets, removed=delta.removed, waiting=lineage.waiting,
+                         edge_groups=delta.edge_groups, meta=meta, credentials=credentials, scoped=lineage.scoped)
+            return False
+        except StoreError:
+            pass
+    writer.build(lineage, meta, credentials)
+    return True
+
+
+def _record_held(root: Path, held, credentials: dict, revision: str | None) -> None:
+    """An environment held for review: the store says not computed (held), with the assets of
+    the revision it stands at; nothing is read and no epoch is written."""
+    meta = {"project": held.project, "environment": held.environment, "status": held.status.value,
+            "held_for_review": "1", "parser": held.parser.value, "revision": revision,
+            "commit": revision.split("+")[0] if revision else None,
+            "synced_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    path = root / STORE_FILE
+    try:
+        read_meta(path)
+        StoreWriter(root).apply(meta=meta, credentials=credentials)
+    except (StoreError, OSError):
+        StoreWriter(root).build(held, {**meta, "epoch": None}, credentials)
