@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 from ..errors import PrismError, UsageError
+from ..terminal import printable
 
 INTERNAL_ERROR = 70
 INTERRUPTED = 130
@@ -34,7 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                          "impact"),
     "sync": ("sync", "work out an environment's lineage into its index: read new and changed SQL, write one epoch"),
     "observe": ("observe", "record observed edges from OpenLineage run events or a warehouse query log"),
-    # "index": ("index", "check, repair or compact an index (files, epochs, the current store)"),
+    "index": ("index", "check, repair or compact an index (files, epochs, the current store)"),
 }
 
 
@@ -93,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         return int(args.run(args) or 0)
     except PrismError as error:
-        print(f"prism-lineage: error: {error}", file=sys.stderr)
+        # One line, whatever the input it echoes holds (an escape sequence, a newline).
+        print(f"prism-lineage: error: {printable(str(error))}", file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
         print("prism-lineage: interrupted", file=sys.stderr)
@@ -106,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("PRISM_LINEAGE_DEBUG"):
             raise
         print(
-            f"prism-lineage: internal error: {type(error).__name__}: {error} "
+            f"prism-lineage: internal error: {type(error).__name__}: {printable(str(error))} "
             "(a bug: please report it with the input; set PRISM_LINEAGE_DEBUG=1 for the traceback)",
             file=sys.stderr,
         )

@@ -115,14 +115,16 @@ def _answer_from_store(args) -> str:
     from ..control.locate import locate, not_computed_answer
 
     mode, asset = _question(args) if args.words else ("choose", "")
-    if args.approved and not (args.base or args.base_rev):
+    has_base = args.base is not None or args.base_rev is not None
+    if args.approved and not has_base:
         raise UsageError("--approved needs --base or --base-rev: it approves the move from that version")
-    if (args.base or args.base_rev) and not args.sync:
+    if has_base and not args.sync:
         raise UsageError("--base and --base-rev with --index need --sync: the store answers as of its last sync; "
                          "--sync syncs the move first")
     if args.sync:
         from ..control.sync import sync
 
+        _authorized_projects(args)  # refused before any work: a refused credential syncs nothing
         summary = sync(args.project, args.index, args.env, wait=args.wait, base=args.base, base_rev=args.base_rev,
                        approved=args.approved, jobs=args.jobs or None, statement_timeout=args.statement_timeout,
                        max_statement_bytes=args.max_statement_bytes)
@@ -170,32 +172,43 @@ def as_of_line(as_of: dict) -> str:
 
 
 def _answer(args) -> str:
-    from ..governance.access import viewer_for
     from ..governance.explorer import explore
     from ..governance.impact import impact
-    from ..governance.loading import load_project
     from ..governance.text import render_explorer, render_impact
 
     if not args.words:
         return _choose(args)
     mode, asset = _question(args)
-    if args.approved and not (args.base or args.base_rev):
-        raise UsageError("--approved needs --base or --base-rev: it approves the move from that version")
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="prism-lineage-") as scratch:
-        project, access = load_project(args.project)
-        base = None
-        if args.base or args.base_rev:
-            # The environment stands at the base: who may see what is read there too.
-            base, access = load_project(args.base or checkout(args.project, args.base_rev, Path(scratch)))
-    viewer = viewer_for(access, args.credential)
+    project, base, viewer = _authorized_projects(args)
     lineage = _lineage(args, project, base)
     if mode == "impact":
         answer = impact(lineage, viewer, asset)
         return answer.to_json() + "\n" if args.output == "json" else render_impact(answer)
     found = explore(lineage, viewer, asset, _DIRECTIONS[args.direction], args.depth)
     return found.to_json() + "\n" if args.output == "json" else render_explorer(found)
+
+
+def _authorized_projects(args):
+    """The project (what the branch brings, with a base), the base (or None) and the viewer,
+    refused before any work is done: ``lineage.read`` always, ``review.approve`` with
+    ``--approved``.  With a base, who may see what is read there: the environment stands at the
+    base, and a branch must not widen its own author's access."""
+    import tempfile
+
+    from ..governance.access import authorized
+    from ..governance.loading import load_project
+
+    has_base = args.base is not None or args.base_rev is not None
+    if args.approved and not has_base:
+        raise UsageError("--approved needs --base or --base-rev: it approves the move from that version")
+    with tempfile.TemporaryDirectory(prefix="prism-lineage-") as scratch:
+        base = access = None
+        if has_base:
+            base, access = load_project(args.base if args.base is not None
+                                        else checkout(args.project, args.base_rev, Path(scratch)))
+        project, own_access = load_project(args.project)
+    viewer = authorized(access if base is not None else own_access, args.credential, approving=args.approved)
+    return project, base, viewer
 
 
 def _lineage(args, project, base):
@@ -212,38 +225,78 @@ def _lineage(args, project, base):
     return sync(project, environment_of(project, args.env).name)
 
 
+# Options that keep a git command to what it is asked: no pager, no prompt, no filesystem
+# monitor hook a repository's own configuration could name.
+_GIT = ("git", "-c", "core.fsmonitor=false", "--no-pager")
+
+
 def checkout(project: str, revision: str, scratch: Path) -> Path:
-    """The project directory as it was at git ``revision`` (read with ``git archive``)."""
+    """The project directory as it was at git ``revision`` (read with ``git archive``).
+
+    The revision is a value from the command line: it is verified to name a commit
+    (``rev-parse --verify --end-of-options REV^{commit}``) and only the commit id it resolves to
+    (hex digits) reaches ``git archive``, so an option-shaped value (``--output=FILE``) is a
+    revision that does not exist, never an option."""
     import io
-    import subprocess
+    import re
     import tarfile
 
+    from ..terminal import printable
+
+    if not isinstance(revision, str):  # argparse reads ``--base-rev=--`` as an empty list
+        revision = "--"
     root = Path(project).resolve()
+    shown = printable(revision)
+    commit = _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}",
+                  failure=f"'{shown}' is not a commit of the repository that holds {printable(project)}").strip()
+    if not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit):
+        raise InputError(f"'{shown}' is not a commit of the repository that holds {printable(project)}")
+    top = _git(root, "rev-parse", "--show-toplevel",
+               failure=f"{printable(project)} is not in a git repository").strip()
+    relative = root.relative_to(Path(top).resolve()).as_posix()
+    # The commit id is 40 (or 64) hex digits, checked above: it cannot be read as an option.
+    archive = _git(Path(top), "archive", "--format=tar", commit, "--", relative or ".",
+                   failure=f"cannot read {printable(project)} at git revision '{shown}'", text=False)
     try:
-        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], check=True,
-                             capture_output=True, text=True).stdout.strip()
-        relative = root.relative_to(Path(top).resolve()).as_posix()
-        archive = subprocess.run(["git", "-C", top, "archive", "--format=tar", revision, "--", relative or "."],
-                                 check=True, capture_output=True).stdout
-    except (OSError, subprocess.CalledProcessError) as error:
-        detail = getattr(error, "stderr", b"") or b""
-        detail = detail.decode(errors="replace").strip().splitlines()[-1:] if detail else [str(error)]
-        raise InputError(f"cannot read {project} at git revision '{revision}': {' '.join(detail)}") from None
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(scratch, filter="data")
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(scratch, filter="data")  # nothing outside scratch, no device, no absolute link
+    except (tarfile.TarError, OSError) as error:
+        raise InputError(f"cannot read {printable(project)} at git revision '{shown}': {error}") from None
     return scratch / relative
 
 
-def _choose(args) -> str:
-    """No asset named: no lineage is asked for; the tables and views one may see, by name."""
-    from ..governance.access import LINEAGE_READ, viewer_for
-    from ..governance.loading import load_project
-    from ..governance.rollup import environment_of
+def _git(directory: Path, *arguments: str, failure: str, text: bool = True):
+    """The output of one git command run in ``directory``; ``failure`` (with git's last line of
+    error) when it fails."""
+    import os
+    import subprocess
 
-    project, access = load_project(args.project)
-    viewer = viewer_for(access, args.credential)
-    viewer.require(LINEAGE_READ)
-    env = environment_of(project, args.env)
+    from ..terminal import printable
+
+    try:
+        done = subprocess.run([*_GIT, "-C", str(directory), *arguments], check=True, capture_output=True,
+                              stdin=subprocess.DEVNULL, env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+    except OSError as error:
+        raise InputError(f"{failure}: cannot run git: {error.strerror or error}") from None
+    except subprocess.CalledProcessError as error:
+        detail = (error.stderr or b"").decode(errors="replace").strip().splitlines()[-1:]
+        raise InputError(f"{failure}{': ' + printable(detail[0]) if detail else ''}") from None
+    return done.stdout.decode(errors="replace") if text else done.stdout
+
+
+def _choose(args) -> str:
+    """No asset named: no lineage is asked for; the tables and views one may see, by name (those
+    of the version the environment stands at, while it holds what a branch brings)."""
+    from ..governance.rollup import environment_of
+    from ..governance.transitions import transition
+
+    project, base, viewer = _authorized_projects(args)
+    if base is not None:
+        move = transition(base, project, args.env, approved=args.approved)
+        standing = base if move.held and move.base is not None else project
+        env = environment_of(standing, move.environment)
+    else:
+        env = environment_of(project, args.env)
     assets = [(a.full_name, kind) for kind, group in (("table", env.tables), ("view", env.views)) for a in group
               if viewer.sees(env.name, a.full_name) and (args.search or "").lower() in a.full_name.lower()]
     assets.sort()
@@ -256,8 +309,11 @@ def _render_choice(args, project: str, environment: str, assets: list[tuple[str,
 
         return json.dumps({"project": project, "environment": environment, "choose": [
             {"name": name, "kind": kind} for name, kind in assets]}, indent=2) + "\n"
-    lines = [f"choose an asset of {project}/{environment}: prism-lineage lineage ASSET --project {args.project}"]
-    lines += [f"  {name}  {kind}" for name, kind in assets] or ["  (no table or view you may see matches)"]
+    from ..terminal import printable
+
+    lines = [f"choose an asset of {printable(project)}/{printable(environment)}: "
+             f"prism-lineage lineage ASSET --project {printable(args.project)}"]
+    lines += [f"  {printable(name)}  {kind}" for name, kind in assets] or ["  (no table or view you may see matches)"]
     return "\n".join(lines) + "\n"
 
 

@@ -42,7 +42,7 @@ def run(args) -> int:
 
     try:
         with tempfile.TemporaryDirectory(prefix="prism-review-") as scratch:
-            base = args.base or checkout(args.project, args.base_rev, Path(scratch))
+            base = args.base if args.base is not None else checkout(args.project, args.base_rev, Path(scratch))
             _, access = load_project(base)
             answer = review(base, args.project, viewer_for(access, args.credential), args.env, args.state)
     except PrismError as error:

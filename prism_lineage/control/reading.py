@@ -99,6 +99,15 @@ class StoreReader:
     def parser(self) -> ParserState:
         return ParserState(self.meta.get("parser") or ParserState.RAN.value)
 
+    def missing_notes(self) -> list[str]:
+        """What ``prism-lineage index repair`` quarantined and no sync has written again: said in
+        every answer, never silently (the in-memory answers have no such state)."""
+        missing = json.loads(self.meta.get("missing") or "[]")
+        if not missing:
+            return []
+        return [f"The index is missing {', '.join(missing)} (quarantined by prism-lineage index repair): until the "
+                "next sync, this answer may lack what that epoch recorded or show what it replaced."]
+
     def as_of(self) -> dict:
         """Which sync the answers are as of: its epoch, revision (git commit) and time."""
         epoch = self.meta.get("epoch")
@@ -153,7 +162,7 @@ class StoreReader:
                               environment_status=self.meta.get("status"), asset=focus_name, direction=direction,
                               depth=depth, marks=marks, legend=legend, cut=cut, holds=len(nodes), assets=nodes,
                               edges=edges, sql_not_read=sql_not_read,
-                              notes=_notes(edges, sql_not_read, marks, cut, cut_at))
+                              notes=_notes(edges, sql_not_read, marks, cut, cut_at) + self.missing_notes())
 
     def impact(self, viewer: StoredViewer, asset: str) -> ImpactAnswer:
         viewer.require(LINEAGE_READ)
@@ -185,6 +194,7 @@ class StoreReader:
         if sql_not_read:
             notes.append(f"{sql_not_read} of the assets listed have SQL that was not read.")
         notes.append(FILE_SQL_NOTE)
+        notes.extend(self.missing_notes())
         return ImpactAnswer(project=self.project, environment=self.environment,
                             environment_status=self.meta.get("status"), asset=focus_name, marks=marks,
                             at_least=at_least, count=len(assets), by_kind=by_kind, assets=assets,

@@ -76,7 +76,8 @@ CREATE TABLE refused (key TEXT PRIMARY KEY, why TEXT NOT NULL, timeout REAL, max
 
 # What ``meta`` holds (all text; absent: NULL).
 META_KEYS = ("project", "environment", "status", "held_for_review", "parser", "epoch", "revision", "commit",
-             "synced_at", "environments", "default_environment", "visibility_independent")
+             "synced_at", "environments", "default_environment", "visibility_independent",
+             "missing")  # missing: JSON list of what index repair quarantined and no sync has healed yet
 
 
 class StoreError(Exception):

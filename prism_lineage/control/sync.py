@@ -193,11 +193,16 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
     except OSError as error:
         raise InputError(f"cannot use the index in {root}: {error.strerror or error}") from None
     except duckdb.Error as error:
-        raise InputError(f"cannot read the index in {root}: {str(error).splitlines()[0]}") from None
+        raise InputError(f"cannot read the index in {root}: {str(error).splitlines()[0]} (prism-lineage index "
+                         f"repair --index {root.parent.parent} quarantines what cannot be read)") from None
     summary.epoch = epoch
     summary.lineage = lineage  # what the sync computed (not part of the summary's JSON)
     _count(summary, project, environment, lineage, previous)
     meta = _meta(project, lineage, epoch, revision)
+    from ..index.maintenance import heal
+
+    heal(root)  # every row that differed from what the index held is written again: nothing is missing
+    meta["missing"] = "[]"
     summary.store_rebuilt = update_store(root, index, lineage, delta, committed, meta, credentials)
     _remember_refusals(root, lineage, passed, options)
     return summary

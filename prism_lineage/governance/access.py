@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .errors import PermissionRefusedError, UnknownCredentialError  # noqa: F401 - re-exported
 
 LINEAGE_READ = "lineage.read"
+REVIEW_APPROVE = "review.approve"  # approve an environment's move to what a branch brings (``--approved``)
 
 
 class _Access(BaseModel):
@@ -130,6 +131,17 @@ class VisibilityScope:
 
 
 OWNER = Viewer("project owner", frozenset(), (), everything=True)
+
+
+def authorized(policy: AccessPolicy, credential: str | None, *, approving: bool = False) -> Viewer:
+    """The viewer for ``credential`` once it is known to hold what the request needs: ``lineage.read``
+    always, and ``review.approve`` to approve a move.  Checked before any work is done, so a
+    refused credential syncs nothing and writes nothing."""
+    viewer = viewer_for(policy, credential)
+    viewer.require(LINEAGE_READ)
+    if approving:
+        viewer.require(REVIEW_APPROVE)
+    return viewer
 
 
 def policy_viewers(policy: AccessPolicy) -> list[Viewer]:

@@ -14,28 +14,39 @@
 A node's SQL is its ``compiled_code``; where only ``raw_code`` exists (a manifest from ``dbt
 parse``), ``ref()``, ``source()``, ``this`` and ``config()`` are resolved and ephemeral models
 are inlined the way dbt does, and the asset says its SQL was read from raw code.
+
+The manifest's ``metadata.dbt_schema_version`` is read first: versions 7 to 12 (dbt 1.3 and
+later, whose nodes hold ``raw_code``/``compiled_code``) are read; an older one (whose SQL is in
+``raw_sql``/``compiled_sql``), a newer one and a manifest without a version are refused by name,
+never read as holding no SQL.  Files are read through ``files.py`` (regular files under the
+project, bounded in size and nesting).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
+from pydantic import ValidationError
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
+from ..terminal import printable
 from .access import AccessPolicy
 from .declarations import Column, DeclaredRead, Environment, Pipeline, PipelineAsset, Project, Table, View
 from .errors import ProjectError
+from .files import load_json, load_yaml
 
 COMPILED = "compiled_code"
 RAW = "raw_code, with ref() and source() resolved"
 EPHEMERAL_PREFIX = "__dbt__cte__"
+SUPPORTED_SCHEMA_VERSIONS = range(7, 13)  # manifest v7 (dbt 1.3, raw_code) to v12
+_SCHEMA_VERSION = re.compile(r"/manifest/v([0-9]+)\.json$")
+MANIFEST_FILE = "target/manifest.json"
+CATALOG_FILE = "target/catalog.json"
 _VIEW = "view"
 _EPHEMERAL = "ephemeral"
 _WRITTEN = ("model", "snapshot")
@@ -56,26 +67,37 @@ def load_dbt_project(root: str | Path, *, environment: str | None = None) -> tup
     """A dbt project directory: ``target/manifest.json`` and ``target/catalog.json`` (optional),
     with an optional ``access.yaml`` beside ``dbt_project.yml``."""
     root = Path(root)
-    manifest, catalog = _target_files(root)
+    _target_files(root)
     from .native import ACCESS_FILE, _access
 
     access = _access(root) if (root / ACCESS_FILE).is_file() else AccessPolicy()
-    project = load_manifest(manifest, catalog, environment=environment or _profile_target(root), owner=access.owner)
+    importer, metadata = _importer(root)
+    project = _built(lambda: _project(importer, metadata, environment or _profile_target(root), access.owner))
     return project, access
 
 
 def _target_files(root: Path) -> tuple[Path, Path | None]:
     """``target/manifest.json`` (required) and ``target/catalog.json`` (when present)."""
-    manifest = root / "target" / "manifest.json"
+    manifest = root / MANIFEST_FILE
     if not manifest.is_file():
-        raise ProjectError(f"{root} has no target/manifest.json: run 'dbt compile' or 'dbt docs generate' first")
-    catalog = root / "target" / "catalog.json"
+        raise ProjectError(f"{printable(str(root))} has no target/manifest.json: run 'dbt compile' or "
+                           "'dbt docs generate' first")
+    catalog = root / CATALOG_FILE
     return manifest, catalog if catalog.is_file() else None
 
 
 def load_manifest(manifest_path: str | Path, catalog_path: str | Path | None = None, *,
                   environment: str = "default", owner: str | None = None) -> Project:
-    importer, metadata = _importer(Path(manifest_path), Path(catalog_path) if catalog_path is not None else None)
+    """A manifest (and catalog) given by path, read from the directory that holds it."""
+    manifest_path = Path(manifest_path)
+    root = manifest_path.parent
+    importer, metadata = _importer(root, manifest_path.name,
+                                   Path(catalog_path).name if catalog_path is not None else None,
+                                   catalog_root=Path(catalog_path).parent if catalog_path is not None else None)
+    return _built(lambda: _project(importer, metadata, environment, owner))
+
+
+def _project(importer: "_Importer", metadata: dict, environment: str, owner: str | None) -> Project:
     project_name = metadata.get("project_name") or "dbt"
     env = Environment(
         name=environment, dialect=importer.dialect, tables=tuple(importer.tables()), views=tuple(importer.views()),
@@ -85,16 +107,62 @@ def load_manifest(manifest_path: str | Path, catalog_path: str | Path | None = N
                    format="dbt")
 
 
-def _importer(manifest_path: Path, catalog_path: Path | None) -> tuple["_Importer", dict]:
-    """The importer of a manifest (and catalog), with the manifest's metadata."""
-    manifest = _json(manifest_path)
-    catalog = _json(catalog_path) if catalog_path is not None else {}
-    nodes = _mapping(manifest, "nodes", manifest_path)
-    sources = _mapping(manifest, "sources", manifest_path)
-    metadata = manifest.get("metadata") or {}
+def _built(build):
+    """What ``build`` makes of the manifest, or a refusal naming what is wrong with it (two
+    relations at one address, an identifier with a control character, a name that cannot be
+    a project's …) — never an internal error."""
+    try:
+        return build()
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        message = first["msg"].removeprefix("Value error, ")
+        raise ProjectError(f"{MANIFEST_FILE}: {printable(where) + ': ' if where else ''}{printable(message)}") from None
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ProjectError(f"{MANIFEST_FILE}: a node lacks what dbt writes ({type(error).__name__}: "
+                           f"{printable(str(error))})") from None
+
+
+def _importer(root: Path, manifest: str = MANIFEST_FILE, catalog: str | None = "",
+              catalog_root: Path | None = None) -> tuple["_Importer", dict]:
+    """The importer of a project's manifest (and catalog), with the manifest's metadata.
+    ``catalog``: its path under ``catalog_root`` (default ``root``); "" for the project's own
+    when it has one, None for none."""
+    manifest_document = load_json(root, manifest)
+    if not isinstance(manifest_document, dict):
+        raise ProjectError(f"{manifest}: expected a JSON object")
+    metadata = manifest_document.get("metadata") or {}
+    if not isinstance(metadata, dict):
+        raise ProjectError(f"{manifest}: 'metadata' must be an object")
+    _check_schema_version(metadata, manifest)
+    if catalog == "":
+        catalog = CATALOG_FILE if (root / CATALOG_FILE).is_file() else None
+    catalog_document = load_json(catalog_root or root, catalog) if catalog is not None else {}
+    if not isinstance(catalog_document, dict):
+        raise ProjectError(f"{catalog}: expected a JSON object")
+    nodes = _mapping(manifest_document, "nodes", manifest)
+    sources = _mapping(manifest_document, "sources", manifest)
+    if not all(isinstance(v, dict) for v in (*nodes.values(), *sources.values())):
+        raise ProjectError(f"{manifest}: every node and source must be an object")
     dialect = _DIALECTS.get(str(metadata.get("adapter_type", "")).lower())
-    columns = {**(catalog.get("nodes") or {}), **(catalog.get("sources") or {})}
-    return _Importer(nodes, sources, columns, dialect), metadata
+    columns = {**(_mapping(catalog_document, "nodes", catalog)), **(_mapping(catalog_document, "sources", catalog))}
+    return _built(lambda: _Importer(nodes, sources, columns, dialect)), metadata
+
+
+def _check_schema_version(metadata: dict, manifest: str) -> None:
+    """Refuses a manifest whose schema this reader does not read (by its version)."""
+    declared = metadata.get("dbt_schema_version")
+    match = _SCHEMA_VERSION.search(declared) if isinstance(declared, str) else None
+    supported = f"v{SUPPORTED_SCHEMA_VERSIONS.start} to v{SUPPORTED_SCHEMA_VERSIONS.stop - 1}"
+    if match is None:
+        raise ProjectError(f"{manifest}: metadata.dbt_schema_version is missing or not a manifest schema, so "
+                           f"it cannot be told how its SQL is stored (manifests {supported} are read)")
+    version = int(match.group(1))
+    if version not in SUPPORTED_SCHEMA_VERSIONS:
+        era = ("an older dbt keeps SQL in raw_sql/compiled_sql" if version < SUPPORTED_SCHEMA_VERSIONS.start
+               else "a newer dbt")
+        raise ProjectError(f"{manifest}: manifest schema v{version} is not supported ({era}); manifests "
+                           f"{supported} (dbt 1.3 and later) are read: regenerate it with a supported dbt")
 
 
 _MODEL, _SNAPSHOT, _SEED, _SOURCE = "model", "snapshot", "seed", "source"
@@ -476,16 +544,21 @@ class DbtRelation:
 def load_relations(root: str | Path) -> dict[str, DbtRelation]:
     """Every table and view of a dbt project directory's manifest, by the ``unique_id`` of the
     node that builds it (of its first source when none does)."""
-    manifest, catalog = _target_files(Path(root))
-    importer, _ = _importer(manifest, catalog)
-    found = {}
-    for uid, declaration in (*importer.table_entries(), *importer.view_entries()):
-        relation = importer.relation_of[uid]
-        declaring = next((declared_columns(importer._node(m)) for m in relation.members
-                          if declared_columns(importer._node(m))), ())
-        found[uid] = DbtRelation(uid, declaration, declaring,
-                                 any(importer.cataloged(m) for m in relation.members), tuple(relation.members))
-    return found
+    root = Path(root)
+    _target_files(root)
+    importer, _ = _importer(root)
+
+    def build() -> dict[str, DbtRelation]:
+        found = {}
+        for uid, declaration in (*importer.table_entries(), *importer.view_entries()):
+            relation = importer.relation_of[uid]
+            declaring = next((declared_columns(importer._node(m)) for m in relation.members
+                              if declared_columns(importer._node(m))), ())
+            found[uid] = DbtRelation(uid, declaration, declaring,
+                                     any(importer.cataloged(m) for m in relation.members), tuple(relation.members))
+        return found
+
+    return _built(build)
 
 
 _CALL_ARGS = r"\(\s*((?:'[^']*'|\"[^\"]*\")(?:\s*,\s*(?:'[^']*'|\"[^\"]*\"))*)\s*(?:,[^)]*)?\)"
@@ -560,18 +633,6 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _json(path: Path) -> dict:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ProjectError(f"dbt file not found: {path}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ProjectError(f"cannot read {path} as JSON: {error}") from None
-    if not isinstance(document, dict):
-        raise ProjectError(f"{path}: expected a JSON object")
-    return document
-
-
 def _mapping(document: dict, key: str, path: Any) -> dict:
     value = document.get(key) or {}
     if not isinstance(value, dict):
@@ -580,11 +641,12 @@ def _mapping(document: dict, key: str, path: Any) -> dict:
 
 
 def _profile_target(root: Path) -> str:
-    """The environment's name: the default target of the project's own profiles.yml, if any."""
+    """The environment's name: the default target of the project's own profiles.yml, if any
+    (read like every project file; when it cannot be read, or names no target, ``default``)."""
     try:
-        project = yaml.safe_load((root / "dbt_project.yml").read_text(encoding="utf-8")) or {}
-        profiles = yaml.safe_load((root / "profiles.yml").read_text(encoding="utf-8")) or {}
+        project = load_yaml(root, "dbt_project.yml") or {}
+        profiles = load_yaml(root, "profiles.yml") or {}
         target = profiles[project["profile"]]["target"]
-        return str(target)
-    except (OSError, yaml.YAMLError, KeyError, TypeError):
+    except (ProjectError, KeyError, TypeError):
         return "default"
+    return str(target)

@@ -10,11 +10,49 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator, model_validator
+
+from .names import identifier_problem, name_problem
 
 
 class _Declaration(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _identifier(value):
+    """An identifier: any text without control characters (a NUL, an escape, a newline)."""
+    if isinstance(value, str):
+        problem = identifier_problem(value)
+        if problem is not None:
+            raise ValueError(f"an identifier {problem}")
+    elif isinstance(value, tuple):
+        for item in value:
+            _identifier(item)
+    return value
+
+
+def _name(value):
+    """A project's or an environment's name: it becomes a directory of the index."""
+    problem = name_problem(value)
+    if problem is not None:
+        raise ValueError(f"the name {problem}")
+    return value
+
+
+def _dialect(value):
+    """A dialect sqlglot reads (refused by name otherwise: every statement would silently be
+    "Could not be parsed")."""
+    if value is not None:
+        from ..frontends.sql.dialects import get_dialect
+
+        from ..errors import UnknownDialectError
+
+        try:
+            get_dialect(value)
+        except UnknownDialectError:
+            raise ValueError(f"unknown dialect '{value}' (see sqlglot's dialects: duckdb, snowflake, "
+                             "postgres, bigquery …)") from None
+    return value
 
 
 class Column(_Declaration):
@@ -24,9 +62,9 @@ class Column(_Declaration):
     them); none of them changes lineage."""
 
     name: str
-    id: int | None = None
+    id: StrictInt | None = None
     type: str | None = None
-    required: bool = False
+    required: StrictBool = False
     doc: str | None = None
     default: Any = None
     initial_default: Any = None
@@ -72,13 +110,15 @@ class DeclaredRead(_Declaration):
     call: str
     through: tuple[tuple[str, str], ...] = ()
 
+    _names = field_validator("name")(_identifier)
+
 
 class Stewardship(_Declaration):
     """Who answers for an asset, and whether it is certified."""
 
     owner: str | None = None
     steward: str | None = None
-    certified: bool = False
+    certified: StrictBool = False
 
 
 class Table(TableMetadata):
@@ -87,7 +127,7 @@ class Table(TableMetadata):
     columns: tuple[Column, ...] = ()
     owner: str | None = None
     steward: str | None = None
-    certified: bool = False
+    certified: StrictBool = False
     file: str
     aliases: tuple[str, ...] = ()  # other short names it answers to (a dbt model's name)
     # How strongly each alias holds a short name (parallel to ``aliases``; lower wins; empty:
@@ -98,6 +138,8 @@ class Table(TableMetadata):
     # native declaration's are; a dbt node's YAML columns without catalog.json are only the
     # ones documented, so SQL naming another column is not said to read an unknown one.
     columns_complete: bool = True
+
+    _names = field_validator("namespace", "name", "aliases")(_identifier)
 
     @property
     def full_name(self) -> str:
@@ -118,7 +160,7 @@ class View(_Declaration):
     columns: tuple[Column, ...] = ()
     owner: str | None = None
     steward: str | None = None
-    certified: bool = False
+    certified: StrictBool = False
     dialect: str | None = None
     file: str
     sql_read_from: str | None = None  # how the SQL was obtained when it is not the file's own text
@@ -129,6 +171,9 @@ class View(_Declaration):
     # The reads its code declares (dbt ``ref()``/``source()``); None: it declares them in
     # ``reads`` instead (a native view).
     refs: tuple[DeclaredRead, ...] | None = None
+
+    _names = field_validator("namespace", "name", "aliases", "reads")(_identifier)
+    _dialects = field_validator("dialect")(_dialect)
 
     @property
     def full_name(self) -> str:
@@ -156,6 +201,9 @@ class PipelineAsset(_Declaration):
     refs: tuple[DeclaredRead, ...] | None = None
     language: Literal["sql", "python"] = "sql"
 
+    _names = field_validator("name", "writes", "depends_on")(_identifier)
+    _dialects = field_validator("dialect")(_dialect)
+
     @model_validator(mode="after")
     def _one_sql(self) -> "PipelineAsset":
         if (self.sql is None) == (self.sql_file is None):
@@ -168,12 +216,16 @@ class Pipeline(_Declaration):
     assets: tuple[PipelineAsset, ...]
     file: str
 
+    _names = field_validator("name")(_identifier)
+
     @model_validator(mode="after")
     def _dependencies_inside(self) -> "Pipeline":
-        names = [a.name for a in self.assets]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise ValueError(f"pipeline '{self.name}' declares asset {duplicates[0]!r} twice")
+        # Counted and looked up in sets: a pipeline of thousands of assets stays linear.
+        names: set[str] = set()
+        for asset in self.assets:
+            if asset.name in names:
+                raise ValueError(f"pipeline '{self.name}' declares asset {asset.name!r} twice")
+            names.add(asset.name)
         for asset in self.assets:
             for dependency in asset.depends_on:
                 if dependency not in names:
@@ -193,11 +245,14 @@ class Environment(_Declaration):
 
     name: str
     dialect: str | None = None
-    reviews: bool = False
+    reviews: StrictBool = False
     tables: tuple[Table, ...] = ()
     views: tuple[View, ...] = ()
     pipelines: tuple[Pipeline, ...] = ()
     patched: tuple[str, ...] = ()  # full names of tables this environment patches
+
+    _dialects = field_validator("dialect")(_dialect)
+    _checked_name = field_validator("name")(_name)
 
     @model_validator(mode="after")
     def _names_unique(self) -> "Environment":
@@ -218,6 +273,8 @@ class Project(_Declaration):
     default_environment: str | None = None
     owner: str | None = None  # whose view an answer gives when no credential is named
     format: Literal["native", "dbt"] = "native"
+
+    _checked_name = field_validator("name")(_name)
 
     def environment(self, name: str) -> Environment | None:
         return next((e for e in self.environments if e.name == name), None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..terminal import printable
 from .access import AccessPolicy
 from .dbt import is_dbt_project, load_dbt_project
 from .declarations import Project
@@ -14,13 +15,15 @@ from .native import is_native_project, load_native
 def load_project(root: str | Path) -> tuple[Project, AccessPolicy]:
     """A native project (``project.yaml``) or a dbt project (``dbt_project.yml`` and
     ``target/manifest.json``), with its access policy."""
+    if not str(root):
+        raise ProjectError("no project directory given")
     path = Path(root)
     if not path.is_dir():
-        raise ProjectError(f"project directory not found: {root}")
+        raise ProjectError(f"project directory not found: {printable(str(root))}")
     if is_native_project(path):
         project, access, _ = load_native(path)
         return project, access
     if is_dbt_project(path):
         return load_dbt_project(path)
-    raise ProjectError(f"{root} is neither a native project (no project.yaml) nor a dbt project "
+    raise ProjectError(f"{printable(str(root))} is neither a native project (no project.yaml) nor a dbt project "
                        "(no dbt_project.yml or target/manifest.json)")

@@ -10,7 +10,11 @@
     pipelines/**/*.yaml          one pipeline per file
 
 A declaration file may name the ``environments`` it exists in (default: every one).  Files are
-read in path order, so answers do not depend on the file system's listing order.
+read in path order, so answers do not depend on the file system's listing order.  Every file is
+read through ``files.py`` (regular files under the project root, bounded in size, duplicate
+keys and deep nesting refused); the project's and the environments' names are checked
+(``names.py``) before a path is made from them; a key ``project.yaml`` or an environment's file
+does not know is refused.
 """
 
 from __future__ import annotations
@@ -19,12 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
+from ..terminal import printable
 from .access import AccessPolicy
 from .declarations import Column, Environment, Pipeline, PipelineAsset, Project, Table, View
 from .errors import ProjectError
+from .files import declaration_files, load_yaml
+from .names import check_name
 
 PROJECT_FILE = "project.yaml"
 ACCESS_FILE = "access.yaml"
@@ -35,9 +41,8 @@ _PATCHABLE = {"namespace", "name", "columns", "owner", "steward", "certified", "
 # writes one is refused as an unknown field is.
 _LOADER_ONLY = {"refs", "language", "notes", "alias_ranks", "sql_read_from", "file", "columns_complete"}
 _ENVIRONMENT_SETTINGS = {"reviews"}
-# libyaml's safe loader where PyYAML was built with it: a project of 10,000 files loads five
-# times faster than with the pure-Python one (1.2 s against 6 s), and reads the same documents.
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_PROJECT_KEYS = ("name", "dialect", "environments", "default_environment")
+_ENVIRONMENT_FILE_KEYS = ("dialect", "patches")
 
 
 @dataclass
@@ -67,7 +72,7 @@ def load_native(root: str | Path, *, strict: bool = True) -> tuple[Project, Acce
         raise ProjectError(f"{PROJECT_FILE}: default_environment '{default}' is not one of {', '.join(names)}")
     access = _access(source.root)
     project = _validated(Project, {
-        "name": settings.get("name") or source.root.name, "environments": environments,
+        "name": _project_name(source), "environments": environments,
         "default_environment": default, "owner": access.owner, "format": "native",
     }, PROJECT_FILE)
     return project, access, dict(source.unreadable)
@@ -75,14 +80,16 @@ def load_native(root: str | Path, *, strict: bool = True) -> tuple[Project, Acce
 
 def read_native(root: Path, *, strict: bool = True) -> NativeSource:
     if not root.is_dir():
-        raise ProjectError(f"project directory not found: {root}")
+        raise ProjectError(f"project directory not found: {printable(str(root))}")
     settings = _document(root, PROJECT_FILE)
     if not isinstance(settings, dict):
         raise ProjectError(f"{PROJECT_FILE}: expected a mapping with 'name' and 'environments'")
+    _known_keys(settings, _PROJECT_KEYS, PROJECT_FILE)
+    if settings.get("dialect") is not None:
+        _validated(Environment, {"name": "x", "dialect": settings["dialect"]}, PROJECT_FILE)
     source = NativeSource(root, settings, {kind: [] for kind in _KINDS})
     for kind in _KINDS:
-        for path in sorted((root / kind).rglob("*.y*ml")) if (root / kind).is_dir() else ():
-            relative = path.relative_to(root).as_posix()
+        for relative in declaration_files(root, kind):
             try:
                 document = _document(root, relative)
                 source.declarations[kind].append((document, _declaration(kind, document, relative)))
@@ -91,18 +98,49 @@ def read_native(root: Path, *, strict: bool = True) -> NativeSource:
                     raise
                 source.unreadable[relative] = error.message
     for name in _environment_names(settings):
-        relative = f"environments/{name}.yaml"
-        if (root / relative).is_file():
+        relative = f"environments/{name}.yaml"  # the name was checked: one path component
+        if (root / relative).is_file() or (root / relative).is_symlink():
             try:
-                document = _document(root, relative) or {}
-                if not isinstance(document, dict):
-                    raise ProjectError(f"{relative}: expected a mapping")
-                source.patches[name] = document
+                source.patches[name] = _environment_document(root, relative)
             except ProjectError as error:
                 if strict:
                     raise
                 source.unreadable[relative] = error.message
     return source
+
+
+def _environment_document(root: Path, relative: str) -> dict[str, Any]:
+    """An environment's file: its dialect and its patches, each a mapping of a table's full name
+    to the fields it changes."""
+    document = _document(root, relative) or {}
+    if not isinstance(document, dict):
+        raise ProjectError(f"{relative}: expected a mapping")
+    _known_keys(document, _ENVIRONMENT_FILE_KEYS, relative)
+    patches = document.get("patches") or {}
+    if not isinstance(patches, dict):
+        raise ProjectError(f"{relative}: 'patches' must map table names to fields")
+    for name, patch in patches.items():
+        if not isinstance(name, str):
+            raise ProjectError(f"{relative}: a patch must be keyed by a table's full name, got {printable(repr(name))}")
+        if not isinstance(patch, dict):
+            raise ProjectError(f"{relative}: the patch of {printable(name)} must be a mapping")
+    return document
+
+
+def _known_keys(document: dict, known: tuple[str, ...], file: str) -> None:
+    for key in document:
+        if key not in known:
+            raise ProjectError(f"{file}: unknown key '{printable(str(key))}' (known: {', '.join(known)})")
+
+
+def _project_name(source: NativeSource) -> str:
+    name = source.settings.get("name")
+    if name is None:
+        name = source.root.resolve().name
+        where = f"{PROJECT_FILE} (no 'name': the directory's name is used; set 'name')"
+    else:
+        where = PROJECT_FILE
+    return check_name("project", name, where)
 
 
 def _environment_names(settings: dict[str, Any]) -> list[str]:
@@ -119,6 +157,7 @@ def _environment_settings(settings: dict[str, Any]) -> dict[str, dict[str, Any]]
         raise ProjectError(f"{PROJECT_FILE}: 'environments' must list at least one environment name")
     found = {}
     for name, entry in entries.items():
+        check_name("environment", name, PROJECT_FILE)
         entry = {} if entry is None else entry
         if not isinstance(entry, dict):
             raise ProjectError(f"{PROJECT_FILE}: environments.{name} must be a mapping of its settings")
@@ -222,19 +261,7 @@ def _access(root: Path) -> AccessPolicy:
 
 
 def _document(root: Path, relative: str) -> Any:
-    path = root / relative
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ProjectError(f"{relative} not found in {root}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ProjectError(f"cannot read {relative}: {error}") from None
-    try:
-        return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ProjectError(f"{relative} is not valid YAML{where}: {getattr(error, 'problem', None) or error}") from None
+    return load_yaml(root, relative)
 
 
 def _validated(model: type[BaseModel], values: Any, file: str):
@@ -244,7 +271,7 @@ def _validated(model: type[BaseModel], values: Any, file: str):
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         message = first["msg"].removeprefix("Value error, ")
-        raise ProjectError(f"{file}: {where + ': ' if where else ''}{message}") from None
+        raise ProjectError(f"{file}: {printable(where) + ': ' if where else ''}{printable(message)}") from None
 
 
 __all__ = ["load_native", "read_native", "is_native_project", "Column"]

@@ -46,6 +46,9 @@ SHOWN_TABLES = 5
 WAITS_SENTENCE = "The change still waits for an approver."
 HIDDEN_SENTENCE = "Impact is not shown: this table is not one you may see."
 UNREADABLE_SENTENCE = "Impact cannot be read for this table."
+HIDDEN_CHANGE_NOTE = "A change you may not see waits for approval."
+UNREADABLE_PROJECT_REASON = ("cannot tell whether the tables it declares are certified: the proposed version cannot "
+                             "be read as a project")
 CHANGE_SET_STATES = ("draft", "proposed", "approved", "ended")
 
 
@@ -124,7 +127,11 @@ def review(base_dir: str | Path, proposed_dir: str | Path, viewer: Viewer, envir
 
         base_project, proposed_project, held, notes = dbt_review(Path(base_dir), Path(proposed_dir))
     env = environment_of(base_project, environment)
-    tables = list(dict.fromkeys((h.table, h.environment or env.name) for h in held))
+    # What the reader is told of a change is filtered like every other answer: a change to a
+    # table they may not see is neither named nor counted, its file is not named; that one
+    # waits at all is said once, in words.  Whether the change waits never depends on who asks.
+    shown = [h for h in held if _sees_change(viewer, h, env.name)]
+    tables = list(dict.fromkeys((h.table, h.environment or env.name) for h in shown))
     sections = [_impact_section(base_project, name, where, env.name, viewer, state)
                 for name, where in tables[:SHOWN_TABLES]]
     if proposed_project is not None:
@@ -136,19 +143,38 @@ def review(base_dir: str | Path, proposed_dir: str | Path, viewer: Viewer, envir
                       else set()))
     if len(tables) > SHOWN_TABLES:
         notes.append(f"and {len(tables) - SHOWN_TABLES} more")
-    return ReviewAnswer(environment=env.name, state=state, waits_for_approval=bool(held), held=held,
+    if len(shown) < len(held):
+        notes.append(HIDDEN_CHANGE_NOTE)
+    return ReviewAnswer(environment=env.name, state=state, waits_for_approval=bool(held), held=shown,
                         environments_held_for_review=held_here, environments_not_computed=touched, impact=sections,
                         more=max(0, len(tables) - SHOWN_TABLES), notes=notes)
 
 
+def _sees_change(viewer: Viewer, change: HeldChange, environment: str) -> bool:
+    """A change is shown to a viewer who may see its table: in the patch's environment for an
+    environment's patch, in the environment the review is read in for the table's own file.  A
+    change to no one table (``*``: a file that cannot be read) is shown to everyone."""
+    return change.table == "*" or viewer.sees(change.environment or environment, change.table)
+
+
 def _native_review(base_dir: Path, proposed_dir: Path) -> tuple[Project, Project | None, list[HeldChange], list[str]]:
     """Both versions of a native project (the proposed one read leniently: an unreadable file is
-    a change), and the changes that wait."""
+    a change), and the changes that wait.  The base must be readable (it is the approved
+    version); whatever of the proposed version cannot be read waits, with the reason."""
     base_project, _, _ = load_native(base_dir)
-    if not is_native_project(proposed_dir):
-        raise ProjectError(f"{proposed_dir} is not a native project (no project.yaml), but its base is")
     base = read_native(base_dir)
-    proposed = read_native(proposed_dir, strict=False)
+    from .dbt import is_dbt_project
+
+    if not is_native_project(proposed_dir) and is_dbt_project(proposed_dir):
+        raise ProjectError(f"{proposed_dir} is not a native project (no project.yaml), but its base is")
+    try:
+        proposed = read_native(proposed_dir, strict=False)
+    except ProjectError:
+        # Not even its settings can be read (project.yaml missing, unreadable or refused): no
+        # table's certification can be told.  The reason names no file, since it is shown to
+        # every credential and the file could be a hidden table's.
+        return base_project, None, [HeldChange(table="*", file="project.yaml", environment=None,
+                                               reason=UNREADABLE_PROJECT_REASON)], []
     try:
         proposed_project, _, _ = load_native(proposed.root, strict=False)
     except ProjectError:

@@ -3,13 +3,17 @@
 Each rendering prints the direction and depth applied, each mark's recording status from the
 answer ("not reported" when it carries none), and, for every parsed edge, its evidence: the
 file that holds the statement and the pipeline or view whose SQL read it.
+
+Names, owners, stewards, files, columns and notes come from a project's files: every one is
+printed through ``terminal.printable``, so a control character in them (an escape sequence, a
+newline forging a line) is shown escaped, never sent to the terminal.  JSON needs none of this.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..terminal import printable
+from ..terminal import printable as _p
 from .statuses import LINE_STYLE, Mark
 
 if TYPE_CHECKING:  # the renderings read attributes only: the store's answers (no pydantic) render too
@@ -21,117 +25,128 @@ _INDENT = "  "
 def render_marks(marks: dict[str, str] | None) -> str:
     if not marks:
         return "marks: not reported"
-    parts = [f"{mark} ({LINE_STYLE[Mark(mark)]} line) {status}" if mark in LINE_STYLE else f"{mark} {status}"
-             for mark, status in marks.items()]
+    parts = [f"{_p(mark)} ({LINE_STYLE[Mark(mark)]} line) {_p(status)}" if mark in LINE_STYLE
+             else f"{_p(mark)} {_p(status)}" for mark, status in marks.items()]
     return "marks: " + "; ".join(parts)
+
+
+def _where(answer) -> str:
+    return f"{_p(answer.asset)} in {_p(answer.project)}/{_p(answer.environment)} ({_p(answer.environment_status)})"
 
 
 def render_explorer(answer: ExplorerAnswer) -> str:
     lines = [
-        f"lineage of {answer.asset} in {answer.project}/{answer.environment} ({answer.environment_status})",
-        f"direction {answer.direction}, depth {answer.depth} (as applied)",
+        f"lineage of {_where(answer)}",
+        f"direction {_p(answer.direction)}, depth {answer.depth} (as applied)",
         render_marks(answer.marks),
     ]
     if answer.environment_status != "computed":
-        lines += ["", *answer.notes]
+        lines += ["", *map(_p, answer.notes)]
         return "\n".join(lines) + "\n"
     lines.append(f"cut, holds {answer.holds}" if answer.cut else f"holds {answer.holds}")
-    names = {node.id: node.name for node in answer.assets}
-    width = max((len(node.name) for node in answer.assets), default=0)
+    names = {node.id: _p(node.name) for node in answer.assets}
+    width = max((len(name) for name in names.values()), default=0)
     lines += ["", "assets"]
     for node in answer.assets:
-        lines.append(f"{_INDENT}{node.name.ljust(width)}  {node.kind:<5}  {_stewardship(node)}"
+        lines.append(f"{_INDENT}{names[node.id].ljust(width)}  {_p(node.kind):<5}  {_stewardship(node)}"
                      f"  (hop {node.distance})")
         if node.sql_status is not None:
-            lines.append(f"{_INDENT * 3}{node.sql_status}: reads at least what is drawn")
+            lines.append(f"{_INDENT * 3}{_p(node.sql_status)}: reads at least what is drawn")
         if node.sql_read_from is not None:
-            lines.append(f"{_INDENT * 3}SQL read from {node.sql_read_from}")
+            lines.append(f"{_INDENT * 3}SQL read from {_p(node.sql_read_from)}")
         if node.note is not None:
-            lines.append(f"{_INDENT * 3}{node.note}")
-        for note in node.notes:
-            lines.append(f"{_INDENT * 3}{note}")
+            lines.append(f"{_INDENT * 3}{_p(node.note)}")
+        for note in getattr(node, "notes", ()):
+            lines.append(f"{_INDENT * 3}{_p(note)}")
     lines += ["", "edges (one row per edge and mark)"]
     if not answer.edges:
         lines.append(f"{_INDENT}none")
     for edge in answer.edges:
-        arrow = f"{names.get(edge.source, edge.source_name)} -> {names.get(edge.target, edge.target_name)}"
+        arrow = (f"{names.get(edge.source) or _p(edge.source_name)} -> "
+                 f"{names.get(edge.target) or _p(edge.target_name)}")
         if edge.mark == "observed":
             run = f" (run {edge.run_id})" if getattr(edge, "run_id", None) else ""
             # The job and run come from the events a producer sent: printed safely.
-            lines.append(f"{_INDENT}{arrow}  {edge.mark} ({edge.line})  seen in a {edge.via} of "
-                         f"{printable(edge.file)}{printable(run)}  at {getattr(edge, 'seen_at', None)}")
+            lines.append(f"{_INDENT}{arrow}  {_p(edge.mark)} ({_p(edge.line)})  seen in a {_p(edge.via)} of "
+                         f"{_p(edge.file)}{_p(run)}  at {_p(str(getattr(edge, 'seen_at', None)))}")
         else:
-            lines.append(f"{_INDENT}{arrow}  {edge.mark} ({edge.line})  by the {edge.via}'s "
-                         f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {edge.file}"
-                         + (f"  read at {edge.revision}" if getattr(edge, "revision", None) else ""))
+            lines.append(f"{_INDENT}{arrow}  {_p(edge.mark)} ({_p(edge.line)})  by the {_p(edge.via)}'s "
+                         f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {_p(edge.file)}"
+                         + (f"  read at {_p(edge.revision)}" if getattr(edge, "revision", None) else ""))
         for column in edge.columns or ():
-            lines.append(f"{_INDENT * 3}{column.source} -> {column.target}  {column.relationship}"
-                         f"  {column.transformation}  {column.confidence}")
+            lines.append(f"{_INDENT * 3}{_p(column.source)} -> {_p(column.target)}  {_p(column.relationship)}"
+                         f"  {_p(column.transformation)}  {_p(column.confidence)}")
         if edge.note is not None:
-            lines.append(f"{_INDENT * 3}{edge.note}")
+            lines.append(f"{_INDENT * 3}{_p(edge.note)}")
     if answer.notes:
-        lines += ["", "notes"] + [f"{_INDENT}{note}" for note in answer.notes]
+        lines += ["", "notes"] + [f"{_INDENT}{_p(note)}" for note in answer.notes]
     return "\n".join(lines) + "\n"
 
 
 def render_impact(answer: ImpactAnswer) -> str:
     count = f"at least {answer.count}" if answer.at_least else str(answer.count)
     lines = [
-        f"impact of {answer.asset} in {answer.project}/{answer.environment} ({answer.environment_status})",
+        f"impact of {_where(answer)}",
         "direction downstream, any depth (as applied)",
         render_marks(answer.marks),
     ]
     if answer.environment_status != "computed":
-        lines += ["", *answer.notes]
+        lines += ["", *map(_p, answer.notes)]
         return "\n".join(lines) + "\n"
     lines.append(f"{count} asset{'s' if answer.count != 1 or answer.at_least else ''} downstream")
-    width = max((len(a.name) for a in answer.assets), default=0)
+    width = max((len(_p(a.name)) for a in answer.assets), default=0)
     for kind in dict.fromkeys(a.kind for a in answer.assets):
-        lines += ["", f"{kind}s ({answer.by_kind[kind]})"]
+        lines += ["", f"{_p(kind)}s ({answer.by_kind[kind]})"]
         for asset in (a for a in answer.assets if a.kind == kind):
-            status = f"  ({asset.sql_status})" if asset.sql_status else ""
-            lines.append(f"{_INDENT}{asset.name.ljust(width)}  {_stewardship(asset)}{status}")
+            status = f"  ({_p(asset.sql_status)})" if asset.sql_status else ""
+            lines.append(f"{_INDENT}{_p(asset.name).ljust(width)}  {_stewardship(asset)}{status}")
     if answer.notes:
-        lines += ["", "notes"] + [f"{_INDENT}{note}" for note in answer.notes]
+        lines += ["", "notes"] + [f"{_INDENT}{_p(note)}" for note in answer.notes]
     return "\n".join(lines) + "\n"
 
 
 def _stewardship(asset) -> str:
     certified = "certified" if asset.certified else "not certified"
-    return f"owner {asset.owner or '-'}  steward {asset.steward or '-'}  {certified}"
+    return f"owner {_p(asset.owner or '-')}  steward {_p(asset.steward or '-')}  {certified}"
+
+
+def _names(names) -> str:
+    return ", ".join(_p(name) for name in names)
 
 
 def render_review(answer) -> str:
     """The review gate's answer: what waits, why (columns counted, never named), and Impact."""
-    lines = [f"review of a change ({answer.state}), read in environment {answer.environment}"]
+    lines = [f"review of a change ({_p(answer.state)}), read in environment {_p(answer.environment)}"]
     held_here = answer.environments_held_for_review
     if held_here:
-        lines.append(f"held for review until a person approves the move: {', '.join(held_here)}")
+        lines.append(f"held for review until a person approves the move: {_names(held_here)}")
     if not answer.waits_for_approval:
         if not held_here:
             lines.append("nothing waits for approval")
         else:
             lines.append("no change to a certified table waits for approval")
-            lines.append(f"lineage not computed while held: {', '.join(answer.environments_not_computed)}")
-        lines += answer.notes
+            lines.append(f"lineage not computed while held: {_names(answer.environments_not_computed)}")
+        lines += map(_p, answer.notes)
         return "\n".join(lines) + "\n"
     lines.append("waits for approval:")
     for held in answer.held:
-        where = f" (environment {held.environment}'s patch)" if held.environment else ""
-        lines.append(f"{_INDENT}{held.table}{where} in {held.file}: {held.reason}")
+        where = f" (environment {_p(held.environment)}'s patch)" if held.environment else ""
+        lines.append(f"{_INDENT}{_p(held.table)}{where} in {_p(held.file)}: {_p(held.reason)}")
+    if not answer.held:
+        lines.append(f"{_INDENT}(no change you may see)")
     if answer.environments_not_computed:
-        lines.append(f"lineage not computed while held: {', '.join(answer.environments_not_computed)}")
+        lines.append(f"lineage not computed while held: {_names(answer.environments_not_computed)}")
     for section in answer.impact:
-        lines += ["", f"impact of {section.table}"]
+        lines += ["", f"impact of {_p(section.table)}"]
         if section.sentence is not None:
-            lines.append(f"{_INDENT}{section.sentence}")
+            lines.append(f"{_INDENT}{_p(section.sentence)}")
             continue
         count = f"at least {section.count}" if section.at_least else str(section.count)
         lines.append(f"{_INDENT}{count} asset{'s' if section.count != 1 or section.at_least else ''} downstream")
         for kind in dict.fromkeys(a.kind for a in section.assets):
-            lines.append(f"{_INDENT}{kind}s ({section.by_kind[kind]})")
+            lines.append(f"{_INDENT}{_p(kind)}s ({section.by_kind[kind]})")
             for asset in (a for a in section.assets if a.kind == kind):
-                lines.append(f"{_INDENT * 2}{asset.name}  {_stewardship(asset)}")
-        lines += [f"{_INDENT}{note}" for note in section.notes]
-    lines += answer.notes
+                lines.append(f"{_INDENT * 2}{_p(asset.name)}  {_stewardship(asset)}")
+        lines += [f"{_INDENT}{_p(note)}" for note in section.notes]
+    lines += map(_p, answer.notes)
     return "\n".join(lines) + "\n"

@@ -39,10 +39,13 @@ class IndexReader:
         columns = [result.column(i).to_pylist() for i in range(result.num_columns)]
         return [dict(zip(names, values)) for values in zip(*columns)]
 
-    def latest_table(self, table: IndexTable, *, prune: tuple[str, ...] = ()) -> pa.Table:
+    def latest_table(self, table: IndexTable, *, prune: tuple[str, ...] = (), up_to: int | None = None) -> pa.Table:
         """The same rows as an Arrow table, ordered by the key: callers that convert nested
-        columns themselves, column by column, avoid building a Python object per row."""
+        columns themselves, column by column, avoid building a Python object per row.
+        ``up_to``: as of that committed epoch (compaction: no pruning then, tombstones kept)."""
         committed = self.committed()
+        if up_to is not None:
+            committed = [e for e in committed if e <= up_to]
         files = [path for epoch, path in epoch_files(self.root / table.directory) if epoch <= committed[-1]] \
             if committed else []
         if not files:

@@ -141,7 +141,7 @@ def test_review_against_a_git_revision(capsys, tmp_path):
     code, out, _ = run(capsys, "review", "--base-rev", "HEAD", "--project", str(repo / "shop"), "-o", "json")
     assert code == 0 and json.loads(out)["held"][0]["reason"] == "deletes the file of a certified table"
     code, _, err = run(capsys, "review", "--base-rev", "no-such-rev", "--project", str(repo / "shop"))
-    assert code == 3 and "cannot read" in err
+    assert code == 3 and "'no-such-rev' is not a commit of the repository" in err
 
 
 def test_the_installed_command_runs():

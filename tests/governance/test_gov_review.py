@@ -13,8 +13,9 @@ from gov_helpers import edit_yaml as edit
 from prism_lineage.governance.access import OWNER, viewer_for
 from prism_lineage.governance.declarations import Column
 from prism_lineage.governance.loading import load_project
+from prism_lineage.governance.text import render_review
 from prism_lineage.governance.review import (
-    HIDDEN_SENTENCE,
+    HIDDEN_CHANGE_NOTE,
     UNREADABLE_SENTENCE,
     WAITS_SENTENCE,
     column_changes,
@@ -120,14 +121,25 @@ def test_a_patch_of_a_table_not_certified_there_does_not_wait(versions):
     assert not review(base, proposed, OWNER).waits_for_approval
 
 
-def test_a_hidden_table_gets_one_sentence(versions):
+def test_a_change_to_a_hidden_table_is_neither_named_nor_counted(versions):
     base, proposed = versions
     edit(proposed, ORDERS, lambda d: d["columns"].pop())
     _, access = load_project(SHOP)
-    [section] = review(base, proposed, viewer_for(access, "dave")).impact
-    assert section.sentence == f"{HIDDEN_SENTENCE} {WAITS_SENTENCE}" and section.count is None
-    [draft] = review(base, proposed, viewer_for(access, "dave"), state="draft").impact
-    assert draft.sentence == HIDDEN_SENTENCE
+    dave = viewer_for(access, "dave")  # sees marts.* only
+    answer = review(base, proposed, dave)
+    assert answer.waits_for_approval  # the gate's decision never depends on who asks
+    assert answer.held == [] and answer.impact == [] and answer.more == 0
+    assert answer.notes == [HIDDEN_CHANGE_NOTE] == ["A change you may not see waits for approval."]
+    text = answer.to_json() + render_review(answer)
+    for secret in ("analytics", "orders", "analytics_orders.yaml", "removes 1 column"):
+        assert secret not in text
+    # Two hidden tables changed, or one: the reader is told the same.
+    edit(proposed, "tables/raw_orders.yaml", lambda d: d.update(certified=True) or d["columns"].pop())
+    edit(base, "tables/raw_orders.yaml", lambda d: d.update(certified=True))
+    again = review(base, proposed, dave)
+    assert again.to_json() == answer.to_json() and render_review(again) == render_review(answer)
+    # The owner sees both, named.
+    assert {h.table for h in review(base, proposed, OWNER).held} == {"analytics.orders", "raw.orders"}
 
 
 def test_impact_as_the_viewer_says_at_least(versions):
@@ -172,3 +184,54 @@ def test_column_matching_by_id_and_by_name():
     assert column_changes(nested, (Column(id=1, name="a", type="struct<x int, y int>"),)).retyped == 1
     # Adding ids to a file that had none is not escalated: matched by name, nothing breaks.
     assert not column_changes(no_ids, with_ids).breaking
+
+
+# --- the property: changes to hidden tables tell a reader only that one waits --------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from prism_lineage.governance.access import Grant, Viewer  # noqa: E402
+
+READER = Viewer("m", frozenset({"lineage.read"}), (Grant(("pub.*",), None),))
+CHANGES = ("none", "none", "add", "remove", "retype", "rename", "delete", "uncertify")
+
+
+def _certified_table(full_name: str, change: str) -> dict | None:
+    columns = [{"id": 1, "name": "a", "type": "int"}, {"id": 2, "name": "b", "type": "int"}]
+    if change == "delete":
+        return None
+    if change == "add":
+        columns.append({"id": 3, "name": "c", "type": "int"})
+    elif change == "remove":
+        columns.pop()
+    elif change == "retype":
+        columns[0]["type"] = "bigint"
+    elif change == "rename":
+        columns[0]["name"] = "z"
+    return table(full_name, columns, certified=change != "uncertify")
+
+
+def _review_of(root, changes: dict[str, str]) -> str:
+    names = ["pub.t0", "pub.t1", "sec.h0", "sec.h1", "sec.h2"]
+    access = {"owner": "o", "roles": {"r": {"sees": ["pub.*"]}}, "members": {"o": {"roles": ["r"]}}}
+    views = [{"namespace": "pub", "name": "v", "sql": "SELECT a FROM pub.t0 JOIN sec.h0 USING (a)",
+              "reads": ["pub.t0", "sec.h0"]}]
+    base = write_project(root / "base", tables=[_certified_table(n, "none") for n in names], views=views,
+                         access=access)
+    proposed_tables = [_certified_table(n, changes.get(n, "none")) for n in names]
+    proposed = write_project(root / "proposed", tables=[t for t in proposed_tables if t is not None], views=views,
+                             access=access)
+    answer = review(base, proposed, READER)
+    return answer.to_json() + render_review(answer)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(visible=st.fixed_dictionaries({n: st.sampled_from(CHANGES) for n in ("pub.t0", "pub.t1")}),
+       hidden=st.fixed_dictionaries({n: st.sampled_from(CHANGES) for n in ("sec.h0", "sec.h1", "sec.h2")}))
+def test_property_changes_to_hidden_tables_tell_a_reader_only_that_one_waits(tmp_path_factory, visible, hidden):
+    got = _review_of(tmp_path_factory.mktemp("p"), {**visible, **hidden})
+    waits = any(c in ("remove", "retype", "rename", "delete") for c in hidden.values())
+    canonical = {"sec.h0": "remove"} if waits else {}
+    assert got == _review_of(tmp_path_factory.mktemp("c"), {**visible, **canonical})
+    assert "sec." not in got and "h0" not in got
