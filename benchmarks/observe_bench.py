@@ -13,6 +13,10 @@
   Zipf-like frequency and other literals, ad hoc queries, failures), read as JSON lines,
   fingerprinted, each distinct statement analysed once, recorded (``Ingestor.query_log``); with
   the **dedup ratio** (statements read / distinct statements analysed).
+* with ``--read-path N``: what observed edges cost the store's read path: a generated project of
+  ``N`` assets (benchmarks/governance_bench.py) synced into an index, explorer answers at depth 10
+  from the store (``StoreReader.explore``) without an observed store, then with one observed edge
+  on every pair a declared or parsed edge joins (the same reach, twice the rows to walk).
 """
 
 from __future__ import annotations
@@ -72,12 +76,56 @@ def spark_events(tables: list[str], columns: dict[str, list[str]], count: int, s
     return lines
 
 
+def read_path(total: int, seed: int, samples: int = 40) -> dict:
+    import sqlite3
+    import statistics
+
+    from prism_lineage.control.reading import StoreReader
+    from prism_lineage.control.sync import sync
+    from prism_lineage.openlineage.observed import ObservedEdge
+    from prism_lineage.openlineage.store import ObservedStore
+
+    from .governance_bench import generate, write_native
+
+    with tempfile.TemporaryDirectory() as scratch:
+        base = Path(scratch)
+        write_native(generate(total, seed), base / "project")
+        sync(base / "project", base / "index")
+        root = next((base / "index").glob("*/*"))
+        connection = sqlite3.connect(root / "current.sqlite3")
+        names = [name for (name,) in connection.execute("SELECT full_name FROM assets")]
+        pairs = connection.execute(
+            "SELECT s.asset_id, d.asset_id FROM edges e JOIN assets s ON s.id = e.src JOIN assets d ON d.id = e.dst "
+            "WHERE e.scope IS NULL").fetchall()
+        connection.close()
+        chosen = random.Random(seed).sample(names, min(samples, len(names)))
+
+        def answers() -> dict:
+            with StoreReader(root) as reader:
+                viewer = reader.viewer(None)
+                times = []
+                for name in chosen:
+                    start = time.perf_counter()
+                    reader.explore(viewer, name, "both", 10)
+                    times.append((time.perf_counter() - start) * 1000)
+            return {"median_ms": round(statistics.median(times), 2), "worst_ms": round(max(times), 2)}
+
+        without = answers()
+        now = datetime.now(tz=timezone.utc)
+        ObservedStore(root).record([ObservedEdge(s, d, "event", "job", None, now) for s, d in pairs], observed=True,
+                                   now=now)
+        return {"assets": len(names), "edges": len(pairs), "explore_depth_10_without_observed": without,
+                "explore_depth_10_with_observed": answers(), "observed_edges": len(pairs)}
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--events", type=int, default=5000)
     parser.add_argument("--log-runs", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--json", metavar="PATH")
+    parser.add_argument("--read-path", type=int, default=0, metavar="N",
+                        help="also time store answers with and without observed edges on a project of N assets")
     args = parser.parse_args(argv)
 
     from prism_lineage.openlineage.ingest import Ingestor
@@ -125,6 +173,8 @@ def main(argv: list[str] | None = None) -> dict:
                                 "records_per_second": round(len(records) / elapsed),
                                 "statements_per_second": round(log_figures["statements"] / elapsed),
                                 "edges_recorded": summary.edges, "skipped": summary.skipped}
+    if args.read_path:
+        figures["read_path"] = read_path(args.read_path, args.seed)
     print(json.dumps(figures, indent=2))
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")

@@ -16,6 +16,7 @@ from .errors import (
     AmbiguousTableError,
     InputError,
     InvalidStatementError,
+    NestingTooDeepError,
     ParseError,
     PrismError,
     ResolutionError,
@@ -41,7 +42,7 @@ _LAZY = {
 __all__ = [
     "AmbiguousColumnError", "AmbiguousTableError", "Catalog", "Confidence", "Explanation", "FunctionInfo",
     "FunctionRegistry", "InputError",
-    "InvalidStatementError", "LineageGraph", "ParseError", "PrismError", "Relationship", "ResolutionError",
+    "InvalidStatementError", "LineageGraph", "NestingTooDeepError", "ParseError", "PrismError", "Relationship", "ResolutionError",
     "SchemaError", "Transformation", "UnknownColumnError", "UnknownDialectError", "UnknownTableError",
     "UnknownTargetError", "UsageError", "explain", "lineage_graphs", "load_schema",
 ]

@@ -35,7 +35,7 @@ from ..explain import explain_script
 from ..explain.models import Explanation, StatementAnswer
 from ..explain.text import render_text
 from ..frontends.sql.dialects import get_dialect
-from .inputs import read_catalog, read_functions, read_sql
+from .inputs import no_statements, read_catalog, read_functions, read_sql
 
 # Exit code when some statements could not be explained (the others were, and every failure
 # is reported in its place in the output).
@@ -155,8 +155,13 @@ def _units(inputs, dialect) -> Iterator[Statement | Unreadable]:
     for file, text in inputs:
         if isinstance(text, InputError):
             yield Unreadable(file, text)
-        else:
-            yield from split_statements(text, file, dialect)
+            continue
+        found = False
+        for unit in split_statements(text, file, dialect):
+            found = True
+            yield unit
+        if not found:  # only comments and semicolons: reported like an empty file
+            yield Unreadable(file, no_statements(file))
 
 
 def split_statements(text: str, file: str | None, dialect, *,
@@ -332,6 +337,8 @@ def _explain_script(unit: Script) -> Outcome:
         run = explain_script(unit.text, catalog, dialect, file=unit.file, functions=functions, through_script=True)
     except PrismError as error:  # the file does not parse: nothing of it is explained
         return _failure(unit.file, None, None, error, format_, show_files, _position(error), chars)
+    if not len(run):
+        return _failure(unit.file, None, None, no_statements(unit.file), format_, show_files, None, chars)
     lines = _first_lines(unit, dialect, len(run))
     answers: list[tuple[int | None, StatementAnswer]] = []
     error: PrismError | None = None

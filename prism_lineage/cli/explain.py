@@ -10,7 +10,7 @@ from ..explain import explain as run_explain
 from ..explain import explain_statements
 from ..explain.text import render_text
 from .frame_input import add_frame_argument, frame_plan
-from .inputs import add_sql_arguments, read_catalog, read_functions, read_sql
+from .inputs import add_sql_arguments, no_statements, read_catalog, read_functions, read_sql
 from .openlineage_format import add_openlineage_arguments
 from .substrait_input import add_substrait_argument, substrait_statements
 
@@ -70,6 +70,8 @@ def run(args) -> int:
         text, file = read_sql(args.file)
         explanation = run_explain(text, catalog, args.dialect, file=file, functions=functions,
                                   through_script=args.through_script)
+        if not explanation.statements:
+            raise no_statements(file)
     if args.format == "json":
         sys.stdout.write(explanation.to_json() + "\n")
     else:

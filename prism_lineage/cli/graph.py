@@ -8,7 +8,7 @@ from ..explain import lineage_graphs
 from ..lineage.graph import LineageGraph
 from ..lineage.graph_format import render_dot, render_graph_text, graph_model
 from .frame_input import add_frame_argument, frame_plan
-from .inputs import add_sql_arguments, read_catalog, read_functions, read_sql
+from .inputs import add_sql_arguments, no_statements, read_catalog, read_functions, read_sql
 from .substrait_input import add_substrait_argument, substrait_statements
 
 
@@ -42,6 +42,8 @@ def run(args) -> int:
         text, file = read_sql(args.file)
         graphs = lineage_graphs(text, catalog, args.dialect, file=file, functions=functions,
                                 through_script=args.through_script)
+        if not graphs:
+            raise no_statements(file)
     if args.rewritten:
         from ..explain import _with_plan_functions
         from ..rewrite.view import show_rewritten

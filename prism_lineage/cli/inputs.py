@@ -18,13 +18,20 @@ def read_sql(path: str | None) -> tuple[str, str | None]:
         return _not_empty(sys.stdin.read(), "standard input"), None
     file = Path(path)
     try:
-        return _not_empty(file.read_text(encoding="utf-8"), str(file)), str(file)
+        # utf-8-sig: a byte-order mark at the start (editors on Windows write one) is not SQL.
+        return _not_empty(file.read_text(encoding="utf-8-sig"), str(file)), str(file)
     except FileNotFoundError:
         raise InputError(f"SQL file not found: {path}") from None
     except IsADirectoryError:
         raise InputError(f"{path} is a directory, not a SQL file") from None
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read SQL file {path}: {error}") from None
+
+
+def no_statements(file: str | None) -> InputError:
+    """A text with nothing but comments and semicolons: no statements, like an empty file."""
+    where = file or "standard input"
+    return InputError(f"no SQL statements in {where}: it holds only comments or semicolons")
 
 
 def _not_empty(text: str, where: str) -> str:

@@ -41,6 +41,9 @@ def register(commands) -> None:
                              "a dataset whose name is an asset's full name, in any namespace")
     parser.add_argument("--dialect", "-d", metavar="D", default=None,
                         help="with --query-log: the SQL dialect of records that do not say theirs")
+    parser.add_argument("--database", action="append", default=None, metavar="NAME",
+                        help="with --query-log: a warehouse database that holds this environment (repeatable); a "
+                             "table qualified with another database is not one of its assets (default: any)")
     parser.add_argument("--retention", type=_days, default=30, metavar="DAYS",
                         help="an observed edge ends when no run showed it for DAYS days (default 30)")
     parser.add_argument("--max-event-bytes", type=_positive, default=None, metavar="N",
@@ -103,7 +106,7 @@ def run(args) -> int:
 def _ingest(args, ingestor, read_log):
     figures = None
     if args.query_log is not None:
-        summary, figures = ingestor.query_log(read_log(args.query_log, args.dialect))
+        summary, figures = ingestor.query_log(read_log(args.query_log, args.dialect), databases=args.database)
     elif args.events == "-":
         if sys.stdin is None or sys.stdin.isatty():
             raise InputError("no events given: '-' reads OpenLineage events from standard input")

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import functools
-import sys
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from ..catalog import Catalog
-from ..errors import NestingTooDeepError
 from ..frontends import as_plan_source
+from ..guarded import guarded, run_guarded
 from ..frontends.sql import ScriptLowering, lower_sql
 from ..functions import FunctionRegistry
 from ..ir import Statement
@@ -22,29 +20,12 @@ __all__ = [
     "SourceColumn", "UncertainItem",
 ]
 
-# Generated SQL nests deeply (CTE chains of hundreds); lowering and lineage recurse per level.
-_RECURSION_LIMIT = 20_000
+# Generated SQL nests deeply (CTE chains of hundreds) and lowering and lineage recurse per
+# level: every entry point runs on the deep-stack worker (guarded.py), where a plan too deep
+# to follow is a clear ``NestingTooDeepError``, never a crash.
 
 
-def _within_depth(function):
-    """Run with room for deep plans; a plan deeper than that is a clear error, not a crash."""
-
-    @functools.wraps(function)
-    def guarded(*args, **kwargs):
-        if sys.getrecursionlimit() < _RECURSION_LIMIT:
-            sys.setrecursionlimit(_RECURSION_LIMIT)
-        try:
-            return function(*args, **kwargs)
-        except RecursionError:
-            raise NestingTooDeepError(
-                "the query nests more deeply than prism_lineage can follow (a chain of a few thousand "
-                "CTEs or subqueries): split it into several statements"
-            ) from None
-
-    return guarded
-
-
-@_within_depth
+@guarded
 def lower(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
           *, file: str | None = None, functions: FunctionRegistry | None = None,
           through_script: bool = False) -> list[Statement]:
@@ -55,7 +36,7 @@ def lower(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: 
                      through_script=through_script)
 
 
-@_within_depth
+@guarded
 def explain_statements(statements: list[Statement], functions: FunctionRegistry | None = None) -> Explanation:
     registry = functions if functions is not None else FunctionRegistry.default()
     answers = [answer_statement(s, LineageGraph.of(s, registry)) for s in statements]
@@ -85,7 +66,7 @@ class ScriptAnswers:
                 return
             yield answer
 
-    @_within_depth
+    @guarded
     def _next(self, steps: Iterator[Statement]) -> StatementAnswer | None:
         statement = next(steps, None)
         if statement is None:
@@ -104,8 +85,8 @@ def explain_script(sql: str, schema: Mapping[str, Any] | Catalog | None = None, 
     as soon as its statement is explained, so a failing statement does not lose the ones before."""
     catalog = schema if isinstance(schema, Catalog) else Catalog.from_mapping(schema)
     registry = functions if functions is not None else FunctionRegistry.default()
-    lowering = ScriptLowering(sql, catalog=catalog, dialect=dialect, file=file, functions=registry,
-                              through_script=through_script)
+    lowering = run_guarded(ScriptLowering, sql, catalog=catalog, dialect=dialect, file=file, functions=registry,
+                           through_script=through_script)
     return ScriptAnswers(lowering, registry)
 
 
@@ -151,7 +132,7 @@ def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None 
     if isinstance(sql, str):
         statements = lower(sql, schema, dialect, file=file, functions=functions, through_script=through_script)
     elif isinstance(sql, PlanSource):
-        statements = sql.to_statements()
+        statements = run_guarded(sql.to_statements)
         functions = _with_plan_functions(functions, sql)
     else:
         from ..errors import UsageError
@@ -160,7 +141,7 @@ def explain(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None 
     return explain_statements(statements, functions)
 
 
-@_within_depth
+@guarded
 def lineage_graphs(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None = None,
                    dialect: str | None = None, *, file: str | None = None,
                    functions: FunctionRegistry | None = None, through_script: bool = False) -> list[LineageGraph]:

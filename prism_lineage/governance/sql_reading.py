@@ -32,6 +32,7 @@ from ..catalog import Table as CatalogTable
 from ..errors import AmbiguousTableError, PrismError, UnknownColumnError
 from ..explain import explain_statements, lower
 from ..functions import FunctionRegistry
+from ..guarded import run_guarded
 from ..ir import Scan, Statement, walk_relations
 from .statuses import SqlStatus
 
@@ -249,7 +250,9 @@ class SqlReader:
             return StatementRead(key, SqlStatus.NOT_PARSED)
         with self.catalog.recording() as recording:
             try:
-                statements, explanation, re_read = self._lowered(sql, dialect)
+                # On the deep-stack worker: SQL nested too deeply for the parser is refused
+                # (NestingTooDeepError), never a crash of the whole sync (prism_lineage.guarded).
+                statements, explanation, re_read = run_guarded(self._lowered, sql, dialect)
             except PrismError:
                 return StatementRead(key, SqlStatus.NOT_PARSED, dependencies=tuple(recording.dependencies))
         analysed = [s for s in statements if s.root is not None]

@@ -66,7 +66,9 @@ class Call(Expr):
     """A scalar function or operator.
 
     ``function`` is a lower-case name (``add``, ``eq``, ``upper``, ``case``, ``cast``, …);
-    operators use the name of the operation, functions the name the user wrote.  ``known``
+    operators use the name of the operation, functions the name the user wrote.  A run of
+    one binary operator is one call of all its operands, applied left to right (``a - b - c``
+    is ``sub(a, b, c)``; specs/parsing.md): chains of thousands of terms stay shallow.  ``known``
     says whether the frontend recognised the function as a built-in of its language; an
     unrecognised one is opaque unless the function registry describes it.
     """

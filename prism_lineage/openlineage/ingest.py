@@ -56,10 +56,13 @@ class Ingestor:
                                                    now=observer.now, retention=self.retention)
         return observer.summary
 
-    def query_log(self, records: Iterable[LogRecord | Rejected], *, now: datetime | None = None) -> tuple[Summary, dict]:
+    def query_log(self, records: Iterable[LogRecord | Rejected], *, now: datetime | None = None,
+                  databases: Iterable[str] | None = None) -> tuple[Summary, dict]:
         """The summary, and figures of the log: records read as statements, distinct statements
-        analysed, and the dedup ratio between them."""
-        observer = LogObserver(self.assets, now=now or _now(), retention=self.retention, functions=self.functions)
+        analysed, and the dedup ratio between them.  ``databases``: the warehouse databases that
+        hold this environment (a table of another database is not its asset); any when None."""
+        observer = LogObserver(self.assets, now=now or _now(), retention=self.retention, functions=self.functions,
+                               databases=databases)
         observer.feed(records)
         observer.summary.edges = self.store.record(observer.edges, observed=observer.summary.accepted > 0,
                                                    now=observer.now, retention=self.retention)

@@ -258,9 +258,12 @@ class Analysis:
 class LogAnalyser:
     """Analyses each distinct statement of a log once, against one environment's assets."""
 
-    def __init__(self, assets: dict[str, str], *, functions=None):
+    def __init__(self, assets: dict[str, str], *, functions=None, databases: Iterable[str] | None = None):
+        """``databases``: the warehouse databases that hold this environment (any, when None): a
+        table qualified with another database is not one of its assets."""
         self.ids = dict(assets)  # full name -> asset id
         self.book = AddressBook(self.ids)
+        self.databases = None if databases is None else frozenset(d.casefold() for d in databases)
         self.catalog = ProjectCatalog(self.book, lambda name: None)
         self.functions = functions
         self.analyses: dict[str, Analysis] = {}
@@ -290,13 +293,14 @@ class LogAnalyser:
         for statement, answer in zip(statements, explanation.statements):
             if statement.root is None or statement.target is None:
                 continue
-            target = self.book.resolve(tuple(statement.target.split(".")))
-            if target is None:
+            target = self._owners(statement.target)
+            if len(target) != 1:
                 continue
+            target = target[0]
             owners: dict[str, tuple[str, ...]] = {}
             for relation in walk_relations(statement.root):
                 if isinstance(relation, Scan) and relation.opaque_reason is None and relation.table not in owners:
-                    owners[relation.table] = self.book.find(tuple(relation.table.split("."))).owners
+                    owners[relation.table] = self._owners(relation.table)
             for owner_list in owners.values():
                 for owner in owner_list:
                     if owner != target:
@@ -312,6 +316,14 @@ class LogAnalyser:
                         if owner != target:
                             writes.setdefault((owner, target), {})[link] = None
         return Analysis(tuple((self.ids[s], self.ids[t], tuple(links)) for (s, t), links in writes.items()))
+
+    def _owners(self, table: str) -> tuple[str, ...]:
+        """The declared assets a table name (as the plan spells it) is, in this environment's
+        databases only."""
+        parts = tuple(table.split("."))
+        if self.databases is not None and len(parts) >= 3 and parts[-3].strip('"`[]').casefold() not in self.databases:
+            return ()
+        return self.book.find(parts).owners
 
 
 def _qualified(record: LogRecord) -> str:
@@ -344,8 +356,8 @@ class LogObserver:
     """Turns a query log into observed edges for one environment, counting what it does."""
 
     def __init__(self, assets: dict[str, str], *, now: datetime, retention: timedelta = DEFAULT_RETENTION,
-                 functions=None):
-        self.analyser = LogAnalyser(assets, functions=functions)
+                 functions=None, databases: Iterable[str] | None = None):
+        self.analyser = LogAnalyser(assets, functions=functions, databases=databases)
         self.now = utc(now)
         self.retention = retention
         self.summary = Summary()

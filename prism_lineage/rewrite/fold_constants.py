@@ -83,10 +83,13 @@ def _fold(function: str, args: tuple[Literal, ...]) -> tuple[str | None, str | N
     values = [_value(a) for a in args]
     if any(v is None for v in values):
         return None  # a literal of a kind not folded (a string, a date …)
-    if function in _ARITHMETIC and len(values) == 2 and _numeric_or_null(values):
+    if function in _ARITHMETIC and len(values) >= 2 and _numeric_or_null(values):
+        # A run ``1 + 2 + 3`` is one call: the operator applied left to right.
         if _NULL in values:
             return None, None
-        result = _ARITHMETIC[function](values[0], values[1])
+        result = values[0]
+        for value in values[1:]:
+            result = _ARITHMETIC[function](result, value)
         return _number(result, all(isinstance(v, int) for v in values))
     if function == "neg" and len(values) == 1 and _numeric_or_null(values):
         if values[0] is _NULL:
@@ -141,13 +144,13 @@ def _logic(function: str, values: list) -> tuple[str, str | None] | None:
         if len(values) != 1:
             return None
         return _boolean(None if values[0] is _NULL else not values[0])
-    if len(values) != 2:
+    if len(values) < 2:
         return None
-    a, b = (None if v is _NULL else v for v in values)
+    known = [None if v is _NULL else v for v in values]  # a run ``a AND b AND c`` is one call
     if function == "and":
-        if a is False or b is False:
+        if False in known:
             return _boolean(False)
-        return _boolean(None if a is None or b is None else True)
-    if a is True or b is True:
+        return _boolean(None if None in known else True)
+    if True in known:
         return _boolean(True)
-    return _boolean(None if a is None or b is None else False)
+    return _boolean(None if None in known else False)

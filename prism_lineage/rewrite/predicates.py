@@ -11,14 +11,14 @@ from .provenance import standing_for
 
 
 def conjuncts(predicate: Expr) -> list[Expr]:
-    """``a AND (b AND c)`` → ``[a, b, c]``, in written order."""
+    """``a AND (b AND c)`` → ``[a, b, c]``, in written order (an ``and`` call may have more
+    than two arguments: a run ``a AND b AND c`` is one call)."""
     out: list[Expr] = []
     stack = [predicate]
     while stack:
         node = stack.pop()
-        if isinstance(node, Call) and node.function == "and" and len(node.args) == 2:
-            stack.append(node.args[1])
-            stack.append(node.args[0])
+        if isinstance(node, Call) and node.function == "and" and len(node.args) >= 2:
+            stack.extend(reversed(node.args))
         else:
             out.append(node)
     return out

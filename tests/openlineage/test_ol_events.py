@@ -326,3 +326,30 @@ def test_observe_refuses_what_it_cannot_use(tmp_path: Path, capsys) -> None:
     assert "events file not found" in capsys.readouterr().err
     assert main([*base, str(tmp_path), "--retention", "0"]) == 2
     assert "positive number of days" in capsys.readouterr().err
+
+
+def test_an_observed_edge_to_a_hidden_asset_is_cut_like_any_other(tmp_path: Path, capsys) -> None:
+    """From the store: bob-ci sees analytics.* and marts.*, not raw.*."""
+    index = tmp_path / "index"
+    assert main(["sync", "--project", str(SHOP), "--env", "dev", "--index", str(index)]) == 0
+    event = spark_event()
+    event.inputs[:] = [InputDataset("n", "raw.payments"), InputDataset("n", "analytics.orders")]
+    event.outputs[:] = [OutputDataset("n", "marts.revenue_by_country")]
+    events = tmp_path / "e.jsonl"
+    events.write_text(line(event) + "\n")
+    assert main(["observe", str(events), "--index", str(index), "--project", str(SHOP), "--env", "dev"]) == 0
+    capsys.readouterr()
+    argv = ["lineage", "marts.revenue_by_country", "--project", str(SHOP), "--env", "dev", "--index", str(index),
+            "--depth", "1", "-o", "json"]
+    assert main([*argv, "--as", "bob-ci"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    observed = [(e["from_name"], e["to_name"]) for e in answer["edges"] if e["mark"] == "observed"]
+    assert observed == [("analytics.orders", "marts.revenue_by_country")]
+    assert "raw.payments" not in json.dumps(answer)
+    (focus,) = [a for a in answer["assets"] if a["name"] == "marts.revenue_by_country"]
+    assert focus["note"] == "Some lineage is not visible to you."
+    assert main(argv) == 0  # the owner sees both
+    answer = json.loads(capsys.readouterr().out)
+    assert sorted(e["from_name"] for e in answer["edges"] if e["mark"] == "observed") == ["analytics.orders",
+                                                                                         "raw.payments"]
+    assert answer["marks"]["observed"] == "Recorded"

@@ -142,3 +142,21 @@ def test_a_tpcds_log_gives_each_report_its_reads(tmp_path: Path, runs: int) -> N
         reads = explain(queries[name], workload.schema).statements[0].reads
         expected |= {(f"tpcds.{table}", report_table(name)) for table in reads}
     assert stored == expected
+
+
+def test_a_log_of_several_databases_is_read_for_one_environment() -> None:
+    """prod and dev share a warehouse: only statements on prod's database give prod's edges."""
+    def run(database: str, query_id: str) -> dict:
+        return {"QUERY_ID": query_id, "QUERY_TEXT": "INSERT INTO daily SELECT * FROM orders",
+                "DATABASE_NAME": database, "SCHEMA_NAME": "ANALYTICS", "START_TIME": "2026-11-30T01:00:00Z",
+                "EXECUTION_STATUS": "SUCCESS"}
+
+    records = [run("PROD", "p1"), run("DEV", "d1"),
+               {**run("PROD", "p2"), "QUERY_TEXT": "INSERT INTO daily SELECT * FROM dev.analytics.orders"}]
+    observer = LogObserver(ASSETS, now=NOW, databases=["prod"])
+    observer.feed(json_records(json.dumps(r) for r in records))
+    assert [(e.source, e.target, e.run_id) for e in observer.edges] == [("a_orders", "a_daily", "p1")]
+    assert observer.summary.skipped == {"writes no declared asset from a declared asset": 2}
+    everywhere = LogObserver(ASSETS, now=NOW)
+    everywhere.feed(json_records(json.dumps(r) for r in records))
+    assert [e.run_id for e in everywhere.edges] == ["p1", "d1", "p2"]

@@ -173,7 +173,7 @@ CASES = [
          "struct fields and array elements"),
     Case("python_udf",
          _udf_case,
-         None,
+         "SELECT order_id, doubled(amount) AS doubled FROM orders",
          "a Python UDF: opaque, conservative, from its arguments"),
     Case("is_in_coalesce",
          lambda spark, F, W, sql: spark.read.table("orders").filter(F.col("status").isin("paid", "open"))

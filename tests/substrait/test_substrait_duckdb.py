@@ -31,7 +31,7 @@ HERE = ROOT / "tests" / "fixtures" / "duckdb"
 GOLDEN = ROOT / "tests" / "golden" / "substrait" / "duckdb"
 TPCH = ROOT / "tests" / "fixtures" / "workloads" / "tpch"
 sys.path.insert(0, str(HERE))
-from cases import CASES, SCHEMA  # noqa: E402
+from duckdb_cases import CASES, SCHEMA  # noqa: E402
 
 Source = tuple[str, str, str, str]  # column, relationship, transformation, confidence
 INDIRECT = {"control", "join", "grouping"}

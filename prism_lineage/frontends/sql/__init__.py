@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import sqlglot.errors as sqlglot_errors
+
 from ...catalog import Catalog
 from ...ir import SourceText, Statement
 from .context import LoweringContext
 from .dialects import Normalizer, get_dialect, known_dialects
-from .parsing import parse_statements
+from .parsing import parse_statements, raised_by_sqlglot, statement_parse_error, without_byte_order_mark
 from .scripts import ScriptCatalog
 from .statements import lower_statement
 
@@ -40,6 +42,7 @@ class ScriptLowering:
     def __init__(self, text: str, *, catalog: Catalog, dialect: str | None = None, file: str | None = None,
                  functions=None, through_script: bool = False):
         sql_dialect = get_dialect(dialect)
+        text = without_byte_order_mark(text)
         self._source = SourceText(text, None, file)
         self._nodes = parse_statements(text, sql_dialect, self._source)
         self._script = ScriptCatalog(catalog)
@@ -56,7 +59,17 @@ class ScriptLowering:
                                   dialect=sql_dialect, functions=functions, through_script=through_script,
                                   source=text)
             script.begin(ctx)
-            yield script.record(lower_statement(node, ctx), node, ctx)
+            try:
+                statement = lower_statement(node, ctx)
+            except (sqlglot_errors.SqlglotError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+                    AssertionError) as error:
+                # sqlglot failing on a part of the statement while it is lowered (reading a
+                # JSON path or a type string, writing an expression's SQL text): the statement
+                # cannot be read.  Raised by our own code, it is a bug, and stays one.
+                if not isinstance(error, sqlglot_errors.SqlglotError) and not raised_by_sqlglot(error):
+                    raise
+                raise statement_parse_error(error, node, ctx) from None
+            yield script.record(statement, node, ctx)
 
     def line(self, index: int) -> int | None:
         """The line of the first token of statement ``index`` (1-based), if the parser kept it."""

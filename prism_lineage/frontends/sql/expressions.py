@@ -54,6 +54,10 @@ _BOOLEAN_OPERATORS = (
 )
 _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv)
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+# Operators whose runs (``a OR b OR c``, ``c0 + c1 + c2``, ``a || b || c``) lower to one call
+# with every operand, applied left to right (``ExpressionLowerer._chain``; specs/project.md).
+_CHAINED = (exp.Or, exp.And, exp.Add, exp.Sub, exp.Mul, exp.Div, exp.DPipe, exp.BitwiseAnd,
+            exp.BitwiseOr, exp.BitwiseXor)
 _RANKING = {"row_number", "rank", "dense_rank", "ntile", "percent_rank", "cume_dist"}
 # Wrappers that qualify a function call without changing which inputs it reads.
 _WRAPPERS = (exp.IgnoreNulls, exp.RespectNulls, exp.HavingMax)
@@ -308,17 +312,37 @@ class ExpressionLowerer:
                 kind = SubqueryKind.ANY if isinstance(right, exp.Any) else SubqueryKind.ALL
                 needle = self.lower(node.this, mode)
                 return self._subquery(kind, query, node, needle=needle, operator=node.key)
-        left_expr = self.lower(node.this, mode)
-        right_expr = self.lower(right, mode)
+        operands = self._chain(node, mode) if isinstance(node, _CHAINED) else [node.this, right]
+        args = [self.lower(operand, mode) for operand in operands]
         if isinstance(node, _BOOLEAN_OPERATORS):
             type_ = T.BOOLEAN
         elif isinstance(node, _ARITHMETIC):
-            type_ = T.wider_numeric(left_expr.type, right_expr.type)
+            type_ = args[0].type
+            for arg in args[1:]:
+                type_ = T.wider_numeric(type_, arg.type)
         elif isinstance(node, exp.DPipe):
             type_ = T.VARCHAR
         else:
             type_ = None
-        return self._call(node.key, [left_expr, right_expr], node, type_)
+        return self._call(node.key, args, node, type_)
+
+    def _chain(self, node: exp.Binary, mode: Mode) -> list[exp.Expression]:
+        """The operands of a run of one operator, in written order: ``a OR b OR c`` (which
+        sqlglot parses as ``(a OR b) OR c``) is one ``or`` call of three arguments, the operator
+        applied left to right.  Generated SQL writes such runs with tens of thousands of
+        terms; read one level at a time, they would nest that deep in the plan and every walk
+        over it would recurse that deep.  A part of the run that is a GROUP BY key written
+        again stays one operand (it is a reference to the key)."""
+        kind = type(node)
+        aggregate = self.state.aggregate if mode is not Mode.ROWS else None
+        operands = []
+        cursor: exp.Expression = node
+        while type(cursor) is kind and (cursor is node or aggregate is None or aggregate.match_key(cursor) is None):
+            operands.append(cursor.expression)
+            cursor = cursor.this
+        operands.append(cursor)
+        operands.reverse()
+        return operands
 
     def function(self, node: exp.Expression, mode: Mode) -> Expr:
         if isinstance(node, exp.AggFunc) and not isinstance(node, exp.Anonymous):

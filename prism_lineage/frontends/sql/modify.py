@@ -302,6 +302,8 @@ def _merge_clause(then: exp.Expression | None, kind: Matched, condition: Expr | 
 def _merge_insert(then: exp.Insert, columns: _Columns, matched: _MatchedRows, source, target: Target,
                   ctx: LoweringContext) -> list[tuple[int, Expr]]:
     listed, values = then.this, then.expression
+    if not isinstance(listed, exp.Expression):  # ``INSERT`` with nothing after it parses as True
+        listed = None
     if isinstance(listed, exp.Star) or (isinstance(listed, exp.Var) and listed.name.upper() == "ROW"):
         # INSERT * (by name) / BigQuery's INSERT ROW (every source column, by position).
         if isinstance(listed, exp.Var):

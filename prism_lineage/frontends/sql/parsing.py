@@ -1,4 +1,23 @@
-"""Parsing SQL text with sqlglot, turning its errors into ``ParseError`` with a position."""
+"""Parsing SQL text with sqlglot: the one entry point every reader of SQL goes through.
+
+* The text is tokenized first.  Text that cannot be tokenized (an unterminated string, quoted
+  identifier or comment) is a ``ParseError`` naming what is not closed, with the line and
+  column where it opens.
+* Nesting is bounded **on the token stream**, before the parser recurses
+  (``MAX_NESTING``): sqlglot's compiled parser recurses once or more per level of
+  parentheses, brackets, ``CASE`` and prefix operators (``NOT NOT …``, ``- - …``), on the C
+  stack; thousands of levels would exhaust it and kill the process.  A statement nested
+  deeper is a ``NestingTooDeepError`` naming the statement, the line and the column.  Long
+  *flat* chains (``a OR b OR …`` with 50,000 terms, huge ``IN`` lists, ``c0 + c1 + …``) do
+  not nest in the token stream and are parsed (sqlglot builds them iteratively).
+* Every exception sqlglot raises while reading the text — its ``ParseError``, and the
+  ``ValueError``/``TypeError``/``IndexError``… its parser lets through on some malformed
+  inputs — is a ``ParseError`` (exit 4), with the line and column of the token the parser
+  was at where that is known.  Never an internal error.
+
+The callers run this on the deep-stack worker (``prism_lineage.guarded``), which is the
+backstop should anything else recurse too deeply.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +26,176 @@ import re
 import sqlglot.errors as sqlglot_errors
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
+from sqlglot.tokens import Token, TokenType
 
-from ...errors import ParseError
+from ...errors import NestingTooDeepError, ParseError
 from ...ir import Origin, SourceText
+from ...terminal import printable
+
+# Levels of nesting a statement may have (parentheses, brackets, braces, CASE … END and runs of
+# prefix operators, counted together).  Hand-written SQL stays under a few dozen; generated
+# SQL reaches a few hundred.  sqlglot's parser needs about two recursion levels per level, and
+# lowering a few more: 1,000 keeps all of it far inside the worker's limit.
+MAX_NESTING = 1_000
+
+# Constructors sqlglot's parser first tries to read as a type (``ARRAY[…]``, ``STRUCT(…)``):
+# it reads each level twice when it is not one, so the time doubles per level (measured: 16
+# nested ``ARRAY[`` take 1 s in DuckDB, 7 s in Spark; 25 would take hours).  They may nest
+# ``MAX_CONSTRUCTOR_NESTING`` deep (at most 256 times the work of the innermost part).
+MAX_CONSTRUCTOR_NESTING = 8
+_CONSTRUCTOR_NAMES = ("ARRAY", "LIST", "MAP", "NESTED", "OBJECT", "STRUCT", "NULLABLE", "LOWCARDINALITY")
+
+_BYTE_ORDER_MARK = "\ufeff"
+
+
+def without_byte_order_mark(text: str) -> str:
+    """``text`` without a leading UTF-8 byte-order mark (editors on Windows write one)."""
+    return text[1:] if text.startswith(_BYTE_ORDER_MARK) else text
 
 
 def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[exp.Expression]:
     """Every statement of ``text`` (empty statements between semicolons are dropped)."""
+    tokens = tokenize(text, dialect, source)
+    check_nesting(tokens, source, constructors=_constructors(dialect))
+    parser = dialect.parser()
     try:
-        parsed = dialect.parse(text)
+        parsed = parser.parse(tokens, text)
     except sqlglot_errors.ParseError as error:
         raise _parse_error(error, source) from None
-    except sqlglot_errors.TokenError as error:
-        raise ParseError(f"cannot read the SQL text: {error}") from None
-    return [statement for statement in parsed if statement is not None]
+    except RecursionError:
+        raise  # the worker turns it into NestingTooDeepError
+    except (sqlglot_errors.SqlglotError, ValueError, TypeError, IndexError, KeyError, AttributeError,
+            AssertionError, LookupError, ArithmeticError, UnicodeError) as error:
+        raise _unexpected(error, parser, source) from None
+    # ``;;`` and a ``;`` after nothing but comments parse as a Semicolon: no statement.
+    return [statement for statement in parsed if statement is not None and not isinstance(statement, exp.Semicolon)]
 
+
+# --- tokens ------------------------------------------------------------------------------------
+
+# What an unterminated token is, by how it starts, and what is not closed.
+_OPENING = (
+    ("/*", "comment", "the /* that opens it has no */"),
+    ("$", "dollar-quoted string", "the $…$ tag that opens it is never repeated"),
+    ("'", "string", "the quote that opens it is never closed"),
+    ('"', "quoted identifier", "the quote that opens it is never closed"),
+    ("`", "quoted identifier", "the backtick that opens it is never closed"),
+    ("[", "quoted identifier", "the [ that opens it has no ]"),
+)
+
+
+def tokenize(text: str, dialect: Dialect, source: SourceText) -> list[Token]:
+    tokenizer = dialect.tokenizer()
+    try:
+        return tokenizer.tokenize(text)
+    except sqlglot_errors.TokenError:
+        raise _token_error(tokenizer, text, source) from None
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError, AssertionError, UnicodeError) as error:
+        raise ParseError(f"cannot read the SQL text: {type(error).__name__}: {error}") from None
+
+
+def _token_error(tokenizer, text: str, source: SourceText) -> ParseError:
+    """Where the token that could not be read starts, and what it is (sqlglot's message
+    shows only the text around it)."""
+    start = getattr(getattr(tokenizer, "_core", tokenizer), "_start", None)
+    if not isinstance(start, int) or not 0 <= start < len(text):
+        return ParseError("cannot read the SQL text: a string, quoted identifier or comment is not closed")
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    opening = text[start:start + 3]
+    if opening[:1].isalpha() and "'" in opening[1:]:
+        opening = "'"  # a prefixed string: E'…', X'…', N'…', r'…'
+    found = next(((name, why) for prefix, name, why in _OPENING if opening.startswith(prefix)), None)
+    origin = Origin(line, column, line, column, None, source.file)
+    if found is None:
+        return ParseError(f"cannot read the SQL text at {printable(text[start:start + 20])!r}", origin=origin)
+    return ParseError(f"unterminated {found[0]}: {found[1]}", origin=origin)
+
+
+_CLOSERS = {
+    TokenType.L_PAREN: TokenType.R_PAREN, TokenType.L_BRACKET: TokenType.R_BRACKET,
+    TokenType.L_BRACE: TokenType.R_BRACE, TokenType.CASE: TokenType.END,
+}
+_CLOSING = frozenset((TokenType.R_PAREN, TokenType.R_BRACKET, TokenType.R_BRACE))
+# Prefix operators: a run of them nests one level each (``NOT NOT NOT a``).
+_PREFIX = frozenset((TokenType.NOT, TokenType.DASH, TokenType.PLUS, TokenType.TILDE, TokenType.EXCLAMATION))
+
+
+def _constructors(dialect: Dialect) -> frozenset[TokenType]:
+    parser = dialect.parser_class
+    nested = parser.NESTED_TYPE_TOKENS | parser.STRUCT_TYPE_TOKENS
+    return frozenset(t for t in nested if t.name in _CONSTRUCTOR_NAMES)
+
+
+_OPENERS = frozenset((TokenType.L_PAREN, TokenType.L_BRACKET))
+
+
+def too_deep(tokens: list[Token], limit: int, constructors: frozenset[TokenType] = frozenset(),
+             constructor_limit: int = MAX_CONSTRUCTOR_NESTING) -> tuple[Token, int, bool] | None:
+    """The first token where the nesting passes ``limit`` (or the nesting of type-like
+    constructors passes ``constructor_limit``), the index of its statement (counting
+    non-empty statements, as the parser does) and whether it was a constructor; ``None`` if
+    the nesting stays within both."""
+    stack: list[TokenType] = []
+    built: list[int] = []  # the stack depths at which a constructor opened
+    run = statement = 0
+    in_statement = False
+    previous: TokenType | None = None
+    for token in tokens:
+        kind = token.token_type
+        if kind is TokenType.SEMICOLON and not stack:
+            statement += in_statement
+            in_statement, run, previous = False, 0, None
+            continue
+        in_statement = True
+        closer = _CLOSERS.get(kind)
+        if closer is not None:
+            stack.append(closer)
+            run = 0
+            if previous in constructors and kind in _OPENERS:
+                built.append(len(stack))
+                if len(built) > constructor_limit:
+                    return token, statement, True
+        elif stack and kind is stack[-1]:
+            stack.pop()
+            run = 0
+        elif kind in _CLOSING:
+            if kind in stack:  # an unclosed CASE inside: close up to the matching opener
+                while stack.pop() is not kind:
+                    pass
+            run = 0
+        elif kind in _PREFIX:
+            run += 1
+        else:
+            run = 0
+        while built and built[-1] > len(stack):
+            built.pop()
+        if len(stack) + run > limit:
+            return token, statement, False
+        previous = kind
+    return None
+
+
+def check_nesting(tokens: list[Token], source: SourceText, limit: int | None = None,
+                  constructors: frozenset[TokenType] = frozenset()) -> None:
+    limit = MAX_NESTING if limit is None else limit
+    found = too_deep(tokens, limit, constructors)
+    if found is None:
+        return
+    token, statement, constructor = found
+    origin = Origin(token.line, token.col, token.line, token.col, statement, source.file)
+    if constructor:
+        raise NestingTooDeepError(
+            f"statement {statement + 1} nests ARRAY/STRUCT/MAP constructors more than {MAX_CONSTRUCTOR_NESTING} "
+            "deep; prism_lineage reads at most that many (sqlglot's parser takes twice as long for each "
+            "further level): build the innermost values in a CTE", origin=origin)
+    raise NestingTooDeepError(
+        f"statement {statement + 1} nests more than {limit:,} levels deep (parentheses, function calls, "
+        f"CASE, brackets or prefix operators inside each other); prism_lineage reads at most {limit:,} "
+        "levels: rewrite the innermost part as a CTE or split the statement", origin=origin)
+
+
+# --- parser errors -----------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"<Token token_type: [^,]*, text: (.*?), line: \d+.*?>")
 
@@ -51,3 +225,39 @@ def _parse_error(error: sqlglot_errors.ParseError, source: SourceText) -> ParseE
     if line is not None and column is not None:
         origin = Origin(int(line), int(column), int(line), int(column), None, source.file)
     return ParseError(message, origin=origin)
+
+
+def _unexpected(error: Exception, parser, source: SourceText) -> ParseError:
+    """An exception sqlglot's parser let through on malformed input: a parse error at the
+    token the parser was reading."""
+    token = getattr(parser, "_curr", None)
+    if token is None or token.token_type is TokenType.SENTINEL:  # past the end: the last token read
+        token = getattr(parser, "_prev", None)
+    detail = str(error).split("\n")[0][:200]
+    message = f"cannot parse the SQL: {detail or type(error).__name__}"
+    if token is not None and getattr(token, "line", None):
+        near = str(token.text)[:40]
+        origin = Origin(token.line, token.col, token.line, token.col, None, source.file)
+        return ParseError(f"{message} near '{near}'", origin=origin)
+    return ParseError(message)
+
+
+def raised_by_sqlglot(error: BaseException) -> bool:
+    """Whether the innermost frame of ``error``'s traceback is sqlglot's code."""
+    traceback = error.__traceback__
+    if traceback is None:
+        return False
+    while traceback.tb_next is not None:
+        traceback = traceback.tb_next
+    return "sqlglot" in traceback.tb_frame.f_code.co_filename.replace("\\", "/").split("/")
+
+
+def statement_parse_error(error: Exception, node: exp.Expression, ctx) -> ParseError:
+    """sqlglot failed on a part of statement ``node`` while it was being lowered."""
+    detail = str(error).split("\n")[0][:200]
+    if not isinstance(error, sqlglot_errors.SqlglotError):
+        detail = f"sqlglot cannot handle this statement ({type(error).__name__}: {detail})"
+    origin = ctx.origin(node)
+    if origin is None:
+        origin = next((ctx.origin(n) for n in node.walk() if n._meta and "start" in n._meta), None)
+    return ParseError(f"cannot parse the SQL: {detail}", origin=origin)

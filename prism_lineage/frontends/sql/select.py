@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from ...errors import InvalidStatementError, UnknownTableError
+from ...errors import InvalidStatementError, ParseError, UnknownTableError
 from ...ir import (
     Aggregate,
     AggregateCall,
@@ -416,6 +416,9 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState) 
                 for c in star.args.get("except_") or star.args.get("except") or []}
     replaced = {}
     for alias in star.args.get("replace") or []:
+        if not isinstance(alias, exp.Alias) or alias.args.get("alias") is None:
+            raise ParseError("cannot parse the SQL: a REPLACE item of a star needs 'AS <column>'",
+                             origin=ctx.origin(alias) or origin)
         replaced[norm.part(alias.args["alias"]).lower()] = alias.this
     renamed = {}
     for alias in star.args.get("rename") or []:

@@ -21,7 +21,8 @@ from google.protobuf.message import Message
 
 from ...catalog import Catalog
 from ...ir import Statement
-from .decoding import allow_deep_plans, decode_binary, decode_plan, read_plan_file
+from ...guarded import run_guarded
+from .decoding import decode_binary, decode_plan, read_plan_file
 from .errors import InvalidPlanError, PlanDecodeError
 from .statements import lower_plan
 
@@ -71,8 +72,7 @@ class SubstraitPlan:
         return version.producer or None if self.message.HasField("version") else None
 
     def to_statements(self) -> list[Statement]:
-        allow_deep_plans()
-        return lower_plan(self.message, self.catalog, self.file)
+        return run_guarded(lower_plan, self.message, self.catalog, self.file)
 
     def __repr__(self) -> str:
         return f"SubstraitPlan({self.file or 'in memory'}, {self.format}, {len(self.message.relations)} relation(s))"

@@ -9,7 +9,6 @@ are a ``PlanDecodeError`` (exit 4).
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from google.protobuf.message import DecodeError, Message
 from google.protobuf.unknown_fields import UnknownFieldSet
 
 from ...errors import InputError
+from ...guarded import run_guarded
 from .compat import plan_schema
 from .errors import PlanDecodeError
 
@@ -26,14 +26,12 @@ _JSON_START = b"{"
 # Plans nest deeply (every relation and expression is a level); protobuf's default limit of
 # 100 levels would refuse plans of a few dozen relations.
 _MAX_DEPTH = 100_000
-_RECURSION_LIMIT = 20_000
 
 
 def allow_deep_plans() -> None:
-    """Let Python recurse as deep as a deep plan needs (JSON parsing and lowering recurse per
-    level; the SQL frontend raises the limit the same way)."""
-    if sys.getrecursionlimit() < _RECURSION_LIMIT:
-        sys.setrecursionlimit(_RECURSION_LIMIT)
+    """Kept for callers of earlier versions: deep plans are now decoded and lowered on the
+    deep-stack worker (``prism_lineage.guarded``), which raises the recursion limit only
+    there, where the C stack holds it."""
 
 
 def read_plan_file(path: str | Path) -> tuple[Message, str]:
@@ -75,7 +73,9 @@ def decode_binary(data: bytes, *, source: str = "the Substrait plan") -> Message
         if not _allow_deep_messages():
             raise PlanDecodeError(f"{source} is not a Substrait plan (binary protobuf or JSON): {error}") from None
         try:
-            plan.ParseFromString(data)  # again, past the 100 levels protobuf allows by default
+            # Again, past the 100 levels protobuf allows by default: the runtime recurses per
+            # level on the C stack, so on the deep-stack worker (10,000 levels crash 8 MiB).
+            run_guarded(plan.ParseFromString, data)
         except DecodeError:
             raise PlanDecodeError(f"{source} is not a Substrait plan (binary protobuf or JSON): {error}") from None
     if len(UnknownFieldSet(plan)) and not plan.relations:
@@ -97,9 +97,9 @@ def decode_json(text: str, *, source: str = "the Substrait plan") -> Message:
         raise PlanDecodeError(f"{source}: a Substrait plan in JSON is an object, not {type(document).__name__}")
     _register_unknown_any_types(document, schema)
     plan = schema.plan_class()
-    allow_deep_plans()
     try:
-        json_format.ParseDict(document, plan, descriptor_pool=schema.pool, max_recursion_depth=_MAX_DEPTH)
+        run_guarded(json_format.ParseDict, document, plan, descriptor_pool=schema.pool,
+                    max_recursion_depth=_MAX_DEPTH)
     except json_format.ParseError as error:
         raise PlanDecodeError(f"{source} is not a Substrait plan in JSON: {error}") from None
     return plan
