@@ -16,6 +16,9 @@ For each size: ``explain`` (median of the runs, gc outside the timing, as ``timi
 sqlglot's parse and parse + qualify of the same text for reference.  The fitted log-log slope
 over the upper half of the sizes says how the cost grows (1: linear, 2: quadratic).  The peak
 memory (tracemalloc) of ``explain`` is measured on the largest query of each family.
+
+``--governance`` adds the governance rollup's families (``scale_governance.py``: the time of
+``sync`` against the size of a generated project, pipelines of thousands of assets).
 """
 
 from __future__ import annotations
@@ -263,6 +266,9 @@ def main(argv=None) -> int:
     parser.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "scale.json")
     parser.add_argument("--chart", type=Path, help="draw the chart (PNG) there")
     parser.add_argument("--profile", metavar="FAMILY", help="only profile explain on FAMILY's largest query")
+    parser.add_argument("--governance", default="", metavar="FAMILIES",
+                        help="also these governance families, comma-separated ('all': every one; see "
+                             "benchmarks/scale_governance.py)")
     args = parser.parse_args(argv)
     if args.profile:
         if args.profile not in FAMILIES:
@@ -275,6 +281,12 @@ def main(argv=None) -> int:
         parser.error(f"unknown families: {', '.join(unknown)}")
     result = {"repeat": args.repeat, "families": {name: run_family(name, args.repeat, args.budget) for name in names}}
     sys.stdout.write(table(result))
+    if args.governance:
+        from . import scale_governance
+
+        chosen = list(scale_governance.FAMILIES) if args.governance == "all" else args.governance.split(",")
+        result["governance"] = {name: scale_governance.run_family(name, 1) for name in chosen}
+        sys.stdout.write(scale_governance.table(result["governance"]))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     if args.chart:

@@ -96,6 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PrismError as error:
         # One line, whatever the input it echoes holds (an escape sequence, a newline).
         print(f"prism-lineage: error: {printable(str(error))}", file=sys.stderr)
+        if _json_requested(argv) and not getattr(error, "json_printed", False):
+            _json_error(getattr(error, "code", None) or _code_of(error), str(error))
         return error.exit_code
     except KeyboardInterrupt:
         print("prism-lineage: interrupted", file=sys.stderr)
@@ -107,12 +109,51 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 - the last line of defence: never a traceback
         if os.environ.get("PRISM_LINEAGE_DEBUG"):
             raise
-        print(
-            f"prism-lineage: internal error: {type(error).__name__}: {printable(str(error))} "
-            "(a bug: please report it with the input; set PRISM_LINEAGE_DEBUG=1 for the traceback)",
-            file=sys.stderr,
-        )
+        message = (f"internal error: {type(error).__name__}: {printable(str(error))} "
+                   "(a bug: please report it with the input; set PRISM_LINEAGE_DEBUG=1 for the traceback)")
+        print(f"prism-lineage: {message}", file=sys.stderr)
+        if _json_requested(argv):
+            _json_error("internal_error", message)
         return INTERNAL_ERROR
+
+
+def _json_requested(argv) -> bool:
+    """Whether the arguments ask for ``-o json`` (read from the words, so that a failure before
+    the arguments are parsed — a usage error — is printed as JSON too)."""
+    words = list(argv or ())
+    for i, word in enumerate(words):
+        if word == "--":
+            return False
+        value = None
+        if word in ("-o",) or (word.startswith("--o") and "--output".startswith(word) and len(word) >= 3):
+            value = words[i + 1] if i + 1 < len(words) else None
+        elif word.startswith("-o") and not word.startswith("--"):
+            value = word[2:]
+        elif word.startswith("--o") and "=" in word and "--output".startswith(word.split("=", 1)[0]):
+            value = word.split("=", 1)[1]
+        if value == "json":
+            return True
+    return False
+
+
+def _code_of(error: PrismError) -> str:
+    from ..errors import AccessRefusedError, InputError, ResolutionError
+
+    for kind, name in ((UsageError, "usage"), (InputError, "unreadable_input"), (ResolutionError, "unresolved_name"),
+                       (AccessRefusedError, "access_refused")):
+        if isinstance(error, kind):
+            return name
+    return "refused"
+
+
+def _json_error(code: str, message: str) -> None:
+    """``{"error": {"code", "message"}}`` on stdout: what a console reading ``-o json`` reads."""
+    import json
+
+    try:
+        sys.stdout.write(json.dumps({"error": {"code": code, "message": message}}, indent=2) + "\n")
+    except (BrokenPipeError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

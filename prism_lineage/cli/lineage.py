@@ -324,6 +324,7 @@ def refuse(args, error: PrismError) -> None:
 
         refusal = RefusalAnswer(error=Refusal(code=refusal_code(error), message=str(error)))
         sys.stdout.write(refusal.to_json() + "\n")
+        error.json_printed = True  # main prints it for failures before a command runs
 
 
 def refusal_code(error: PrismError) -> str:

@@ -70,7 +70,7 @@ def load_dbt_project(root: str | Path, *, environment: str | None = None) -> tup
     _target_files(root)
     from .native import ACCESS_FILE, _access
 
-    access = _access(root) if (root / ACCESS_FILE).is_file() else AccessPolicy()
+    access = _access(root)
     importer, metadata = _importer(root)
     project = _built(lambda: _project(importer, metadata, environment or _profile_target(root), access.owner))
     return project, access

@@ -19,6 +19,7 @@ does not know is refused.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,7 +100,7 @@ def read_native(root: Path, *, strict: bool = True) -> NativeSource:
                 source.unreadable[relative] = error.message
     for name in _environment_names(settings):
         relative = f"environments/{name}.yaml"  # the name was checked: one path component
-        if (root / relative).is_file() or (root / relative).is_symlink():
+        if os.path.lexists(root / relative):
             try:
                 source.patches[name] = _environment_document(root, relative)
             except ProjectError as error:
@@ -247,7 +248,9 @@ def _refuse_loader_only(values: dict[str, Any], file: str, where: str = "") -> N
 
 
 def _access(root: Path) -> AccessPolicy:
-    if not (root / ACCESS_FILE).is_file():
+    # Whatever stands at access.yaml is read (and refused unless it is a regular file of the
+    # project): a FIFO, a directory or a dangling link there is not "no access policy".
+    if not os.path.lexists(root / ACCESS_FILE):
         return AccessPolicy()
     document = _document(root, ACCESS_FILE) or {}
     policy = _validated(AccessPolicy, document, ACCESS_FILE)
