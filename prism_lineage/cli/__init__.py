@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                          "impact"),
     "sync": ("sync", "work out an environment's lineage into its index: read new and changed SQL, write one epoch"),
     "observe": ("observe", "record observed edges from OpenLineage run events or a warehouse query log"),
+    "serve": ("serve", "the lineage explorer as a web page (and its JSON API), answering from the index"),
     "index": ("index", "check, repair or compact an index (files, epochs, the current store)"),
 }
 

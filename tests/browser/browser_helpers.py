@@ -1,0 +1,108 @@
+"""Browser tests' harness: Debian's chromium driven by Playwright, and ``prism-lineage serve``
+run as a real process on a free port of this machine.
+
+Playwright's own browser download is not used: the tests launch the system's chromium
+(``/usr/bin/chromium``, or ``$PRISM_CHROMIUM``), which ``.ci/run`` installs.  Where no browser
+can be had the tests skip, saying why.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOP = ROOT / "examples" / "shop"
+DBT = ROOT / "tests" / "fixtures" / "dbt_project"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+SECRETS = {"alice": "alice-secret-1", "bob": "bob-secret-22", "carol": "carol-secret-3", "dave": "dave-secret-44",
+           "bob-ci": "bob-ci-token-5", "bob-deploy": "bob-deploy-token-6"}
+
+
+def chromium_path() -> str | None:
+    found = os.environ.get("PRISM_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None and Path("/usr/bin/chromium").exists():
+        found = "/usr/bin/chromium"
+    return found
+
+
+def launch(playwright):
+    executable = chromium_path()
+    if executable is None:
+        pytest.skip("no chromium on this machine (apt-get install chromium; .ci/run installs it as root)")
+    return playwright.chromium.launch(executable_path=executable, args=FLAGS, headless=True)
+
+
+def start_playwright():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("the playwright package is not installed (pip install -e '.[test]')")
+    return sync_playwright().start()
+
+
+class Server:
+    """``prism-lineage serve`` in a process of its own; ``url`` is where it listens."""
+
+    def __init__(self, *args: str):
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from prism_lineage.cli import main; sys.exit(main())", "serve",
+             "--port", "0", *args],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        line = ""
+        while time.monotonic() < deadline:
+            line = self.process.stderr.readline()
+            found = re.search(r"at (http://\S+)/explorer", line)
+            if found:
+                self.url = found.group(1)
+                return
+            if not line and self.process.poll() is not None:
+                break
+        self.stop()
+        raise RuntimeError(f"prism-lineage serve did not start: {line.strip()}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def sync_into(project: Path, index: Path, environment: str | None = None) -> Path:
+    from prism_lineage.control.sync import sync
+
+    sync(project, index, environment)
+    return index
+
+
+def write_secrets(path: Path) -> Path:
+    import yaml
+
+    path.write_text(yaml.safe_dump(SECRETS), encoding="utf-8")
+    return path
+
+
+def drawn(page, timeout: float = 30_000) -> None:
+    """Waits until the page has drawn its answer (or said why not)."""
+    page.wait_for_function("() => ['drawn', 'refused', 'not-computed', 'choose'].includes(document.body.dataset.state)",
+                           timeout=timeout)
+
+
+def login(page, url: str, name: str) -> None:
+    page.goto(f"{url}/login")
+    page.fill("#login-name", name)
+    page.fill("#login-secret", SECRETS[name])
+    page.click("form.login button[type=submit]")
+    page.wait_for_load_state()
