@@ -164,7 +164,12 @@ def create_app(explorer: Explorer) -> Starlette:
             return RedirectResponse(next_page, status_code=303)
         message = None
         if request.method == "POST":
-            form = parse_qs((await request.body()).decode("utf-8", errors="replace"), keep_blank_values=True)
+            body = bytearray()
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > 16_384:  # a name and a secret: anything larger is not a login
+                    return Response("login form too large\n", status_code=413, media_type="text/plain")
+            form = parse_qs(bytes(body).decode("utf-8", errors="replace"), keep_blank_values=True)
             name = (form.get("name") or [""])[0]
             secret = (form.get("secret") or [""])[0]
             next_page = _safe_next((form.get("next") or [next_page])[0])

@@ -93,3 +93,9 @@ def test_pages_send_a_content_security_policy(served):
     page = served.get("/login")
     assert "script-src 'self'" in page.headers["content-security-policy"]
     assert page.headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_login_form_larger_than_a_login_is_refused(served):
+    response = served.post("/login", content=b"name=bob&secret=" + b"x" * 20_000,
+                           headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert response.status_code == 413 and "prism_session" not in response.headers.get("set-cookie", "")

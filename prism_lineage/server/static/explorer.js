@@ -211,6 +211,8 @@
     lines.push({ text: facts.join(" · "), font: SMALL, cls: "facts" });
     if (asset.sql_status) lines.push({ text: `${asset.sql_status}: reads at least what is drawn`, font: SMALL, cls: "sql-status" });
     if (asset.note) lines.push({ text: asset.note, font: SMALL, cls: "cut-note" });
+    // An asset's own notes (declarations, reads) are long sentences: shown in the panel beside the
+    // graph and on the record, not in the box, which stays narrow enough for 100 assets.
     return lines;
   }
 
@@ -410,6 +412,7 @@
       asset.sql_status ? el("p", { className: "sql-status", text: `${asset.sql_status}: reads at least what is drawn` }) : null,
       asset.sql_read_from ? el("p", { text: `SQL read from ${asset.sql_read_from}` }) : null,
       asset.note ? el("p", { className: "cut-note", text: asset.note }) : null,
+      ...(asset.notes || []).map((note) => el("p", { className: "asset-note", text: note })),
       el("p", {},
         el("button", { type: "button", className: "impact-button", onclick: () => showImpact(view, asset.name), text: "Impact" }),
         " ",
@@ -775,6 +778,7 @@
     if (asked.sql_status) add("SQL", `${asked.sql_status}: reads at least what is drawn`);
     if (asked.sql_read_from) add("SQL read from", asked.sql_read_from);
     if (asked.note) add("Note", asked.note);
+    for (const note of asked.notes || []) add("Note", note);
     panel.append(facts);
     panel.append(el("h2", { text: "One hop" }), legend(answer));
     const upstream = answer.edges.filter((e) => e.to === asked.id);
