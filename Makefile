@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test bench install clean duckdb-plans
+.PHONY: demo test bench install clean duckdb-plans docs-pictures
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -43,3 +43,9 @@ duckdb-plans:
 
 clean:
 	rm -rf $(VENV) .venv-duckdb .pytest_cache .hypothesis
+
+# The pictures in docs/ (not needed by the tests, which check them without Graphviz):
+# needs Graphviz's `dot` (apt-get install graphviz).
+docs-pictures: $(VENV)/.stamp-base
+	$(VENV)/bin/prism-lineage explain examples/orders/summary.sql --schema examples/orders/schema.yaml --format dot \
+		| dot -Tsvg -o docs/pictures/summary-columns.svg

@@ -13,6 +13,7 @@ from importlib import import_module
 
 from .errors import (
     AmbiguousColumnError,
+    AmbiguousFieldError,
     AmbiguousTableError,
     InputError,
     InvalidStatementError,
@@ -23,6 +24,7 @@ from .errors import (
     SchemaError,
     UnknownColumnError,
     UnknownDialectError,
+    UnknownFieldError,
     UnknownTableError,
     UnknownTargetError,
     UsageError,
@@ -40,10 +42,10 @@ _LAZY = {
 }
 
 __all__ = [
-    "AmbiguousColumnError", "AmbiguousTableError", "Catalog", "Confidence", "Explanation", "FunctionInfo",
+    "AmbiguousColumnError", "AmbiguousFieldError", "AmbiguousTableError", "Catalog", "Confidence", "Explanation", "FunctionInfo",
     "FunctionRegistry", "InputError",
     "InvalidStatementError", "LineageGraph", "NestingTooDeepError", "ParseError", "PrismError", "Relationship", "ResolutionError",
-    "SchemaError", "Transformation", "UnknownColumnError", "UnknownDialectError", "UnknownTableError",
+    "SchemaError", "Transformation", "UnknownColumnError", "UnknownDialectError", "UnknownFieldError", "UnknownTableError",
     "UnknownTargetError", "UsageError", "explain", "lineage_graphs", "load_schema",
 ]
 

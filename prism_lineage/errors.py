@@ -136,6 +136,32 @@ class AmbiguousTableError(ResolutionError):
         self.candidates = candidates
 
 
+class UnknownFieldError(ResolutionError, KeyError):
+    """An output field asked for (``--column``, ``explain(...).field()``) that no statement has."""
+
+    def __init__(self, name: str, available: list[str], where: str = "the answer"):
+        from difflib import get_close_matches
+
+        close = get_close_matches(name.lower(), [a.lower() for a in available], n=1, cutoff=0.6)
+        hint = f" (did you mean {next(a for a in available if a.lower() == close[0])}?)" if close else ""
+        shown = ", ".join(available[:20]) + (", …" if len(available) > 20 else "")
+        listing = f"; its output fields: {shown}" if available else "; it has no output fields"
+        super().__init__(f"no output field '{name}' in {where}{hint}{listing}")
+        self.name = name
+        self.available = available
+
+    __str__ = PrismError.__str__
+
+
+class AmbiguousFieldError(ResolutionError):
+    """A field asked for by a name that several output fields match."""
+
+    def __init__(self, name: str, candidates: list[str], where: str = "the answer"):
+        super().__init__(f"ambiguous output field '{name}' in {where}: could be {' or '.join(candidates)}")
+        self.name = name
+        self.candidates = candidates
+
+
 class InvalidStatementError(PrismError):
     """The statement parses but cannot be valid (e.g. set operation arity mismatch)."""
 

@@ -292,7 +292,7 @@ def test_sql_path_is_a_directory(capsys, tmp_path) -> None:
 
 @pytest.mark.parametrize("argv, message", [
     (["explain", "q.sql", "--format", "xml"],
-     "argument --format/-f: invalid choice: 'xml' (choose from 'text', 'json', 'openlineage') (see 'prism-lineage explain --help')"),
+     "argument --format/-f: invalid choice: 'xml' (choose from 'text', 'json', 'dot', 'mermaid', 'openlineage') (see 'prism-lineage explain --help')"),
     (["graph", "q.sql", "--format", "svg"],
      "argument --format/-f: invalid choice: 'svg' (choose from 'text', 'json', 'dot') "
      "(see 'prism-lineage graph --help')"),

@@ -253,3 +253,87 @@ def test_through_script_with_jobs_on_a_log_is_refused(capsys, scripts, given) ->
                    "each other in order, but --jobs reads it as a query log of independent statements: drop --jobs "
                    "to explain the file as a script, or give a directory to explain each of its files as a script, "
                    "in parallel\n")
+
+
+# --- a worker process that dies (issue 15 item 12) ----------------------------------------------
+
+
+@pytest.fixture
+def deadly(monkeypatch):
+    """Workers (forked: they inherit this patch) die on a statement that says so — the way a
+    crash in native code, the OOM killer or a stray kill ends one."""
+    import os
+    import signal
+
+    real = batch.explain_unit
+
+    def explain_unit(unit):
+        text = getattr(unit, "text", "")
+        if isinstance(text, str) and "die_by_signal" in text:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if isinstance(text, str) and "die_by_exit" in text:
+            os._exit(3)
+        return real(unit)
+
+    monkeypatch.setattr(batch, "explain_unit", explain_unit)
+
+
+@pytest.fixture
+def alarm():
+    """Fail instead of hanging forever (the bug was a wait that never ended)."""
+    import signal
+
+    def timeout(*_):
+        raise TimeoutError("the batch run did not finish within 120 s")
+
+    previous = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(120)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("jobs", ["2", "3"])
+def test_a_dead_worker_fails_its_statement_and_the_rest_finish(capsys, tmp_path, schema_file, deadly, alarm,
+                                                                jobs) -> None:
+    folder = tmp_path / "log"
+    folder.mkdir()
+    (folder / "a.sql").write_text("select a from t; select b as die_by_signal from t; select c from t",
+                                  encoding="utf-8")
+    (folder / "b.sql").write_text("select a + b as s from t;\nselect 1 as die_by_exit", encoding="utf-8")
+    (folder / "c.sql").write_text("select a from t; " * 40, encoding="utf-8")
+    code, out, err = run(capsys, "explain", folder, "--schema", schema_file, "--jobs", jobs, "-f", "json")
+    assert code == batch.SOME_FAILED
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [(r["file"].rsplit("/", 1)[1], r["index"]) for r in records] == (
+        [("a.sql", 0), ("a.sql", 1), ("a.sql", 2), ("b.sql", 0), ("b.sql", 1)] + [("c.sql", i) for i in range(40)])
+    killed, exited = records[1], records[4]
+    assert killed["error"] == {"exit_code": 70, "type": "WorkerDiedError", "message":
+                               "the process explaining this statement was killed by SIGKILL; it was not explained "
+                               "(the others go on)"}
+    assert exited["error"]["message"].startswith("the process explaining this statement exited with code 3")
+    assert killed["line"] == 1 and exited["line"] == 2
+    assert all("fields" in r for r in records if r not in (killed, exited))
+    assert "45 statements (2 failed)" in err
+
+
+def test_a_dead_worker_in_text_output_names_the_file(capsys, tmp_path, schema_file, deadly, alarm) -> None:
+    folder = tmp_path / "log"
+    folder.mkdir()
+    (folder / "a.sql").write_text("select a from t", encoding="utf-8")
+    (folder / "b.sql").write_text("select a as die_by_signal from t", encoding="utf-8")
+    code, out, _ = run(capsys, "explain", folder, "--schema", schema_file, "--jobs", "2")
+    assert code == batch.SOME_FAILED
+    assert f"{folder / 'b.sql'} statement 1: error 70: the process explaining this statement was killed by SIGKILL" in out
+
+
+def test_a_dead_worker_fails_its_script(capsys, tmp_path, schema_file, deadly, alarm) -> None:
+    folder = tmp_path / "jobs"
+    folder.mkdir()
+    (folder / "a.sql").write_text("create temp table x as select a from t; select a from x", encoding="utf-8")
+    (folder / "b.sql").write_text("select a as die_by_signal from t", encoding="utf-8")
+    code, out, _ = run(capsys, "explain", folder, "--schema", schema_file, "--jobs", "2", "--through-script", "-f", "json")
+    assert code == batch.SOME_FAILED
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r.get("error", {}).get("type") for r in records] == [None, None, "WorkerDiedError"]
+    assert records[2]["file"].endswith("b.sql") and records[2]["index"] is None

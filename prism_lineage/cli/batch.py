@@ -5,8 +5,10 @@ Each statement is explained on its own, as a query log's statements are independ
 statement sees the tables another creates).  The statements are cut at the semicolons
 sqlglot's tokenizer finds, a block of text at a time, so a semicolon in a string or a comment
 never cuts, memory stays bounded and the workers start at once.  Results come back in input
-order (``Pool.imap`` over chunks of statements); a statement that fails is reported in the
-output in its place and the others go on.
+order (worker processes take chunks of statements and answer them one by one); a statement
+that fails is reported in the output in its place and the others go on.  A worker process that
+dies (killed, out of memory, a crash in native code) is noticed at once: the statement it was
+on is reported failed, with its file, a new worker takes its place and the run finishes.
 
 With ``--through-script`` a directory is read as **one script per file**: each file is
 explained in order through the script (its temp tables, views and DDL followed), the files in
@@ -17,6 +19,7 @@ is a query log: ``--through-script`` is refused there.  See docs/cli.md.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import multiprocessing
@@ -26,10 +29,11 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, PrismError, UsageError
+from ..errors import InputError, PrismError, UnknownFieldError, UsageError
 from ..explain import explain as run_explain
 from ..explain import explain_script
 from ..explain.models import Explanation, StatementAnswer
@@ -79,6 +83,7 @@ class Outcome:
     chars: int = 0  # the length of its text (the progress bar counts text)
     explained: int = 0
     failed: int = 0
+    shown: int = 0  # answers written (with --column, those that have a field asked for)
     skipped: int = 0  # statements of a script after the one that failed: not explained
 
 
@@ -103,9 +108,10 @@ def run_batch(args, jobs: int) -> int:
     functions = read_functions(args.functions)
     dialect = get_dialect(args.dialect)  # an unknown dialect is a usage error before any work
     inputs = _inputs(args.file)  # read now: a missing path fails before any work
-    options = (catalog, args.dialect, functions, args.format, _show_files(args.file))
+    filters = (getattr(args, "columns", None), getattr(args, "relationships", None))
+    options = (catalog, args.dialect, functions, args.format, _show_files(args.file), filters)
     started = time.perf_counter()
-    explained = failed = skipped = 0
+    explained = failed = skipped = shown = 0
     # Statements are cut while the workers explain the first ones (``imap`` draws them lazily).
     units = _script_units(inputs) if scripts else _units(inputs, dialect)
     outcomes, processes = _outcomes(units, options, jobs)
@@ -115,6 +121,7 @@ def run_batch(args, jobs: int) -> int:
             explained += outcome.explained
             failed += outcome.failed
             skipped += outcome.skipped
+            shown += outcome.shown
             bar.advance(outcome.chars, explained + failed)
     sys.stdout.flush()
     elapsed = time.perf_counter() - started
@@ -123,6 +130,10 @@ def run_batch(args, jobs: int) -> int:
     not_explained = f", {skipped} not explained after a failure in their script" if skipped else ""
     print(f"prism-lineage: {done} statements ({failed} failed{not_explained}) in {elapsed:.2f} s: "
           f"{rate:,.0f} statements/s with {processes} process(es)", file=sys.stderr)
+    if filters[0] is not None and explained and not shown:
+        print(f"prism-lineage: error: no statement has an output field named "
+              f"{' or '.join(repr(c) for c in filters[0])}", file=sys.stderr)
+        return UnknownFieldError.exit_code
     return SOME_FAILED if failed or skipped else 0
 
 
@@ -267,7 +278,7 @@ class _LineIndex:
 
 # --- explaining -------------------------------------------------------------------------------
 
-_OPTIONS: tuple | None = None  # (catalog, dialect, functions, format, show files), per process
+_OPTIONS: tuple | None = None  # (catalog, dialect, functions, format, show files, filters), per process
 
 
 class InternalError(PrismError):
@@ -296,21 +307,159 @@ def _outcomes(units: Iterator, options: tuple, jobs: int) -> tuple[Iterable[Outc
         _init_worker(options)
         return map(explain_unit, units), 1
     chunk = max(1, min(_MAX_CHUNK, len(first) // (jobs * 8)))
-    pool = multiprocessing.Pool(processes, initializer=_init_worker, initargs=(options, True))
-    return _closing(pool, pool.imap(explain_unit, units, chunksize=chunk)), processes
+    return _supervised(units, options, processes, chunk), processes
 
 
-def _closing(pool, results: Iterator[Outcome]) -> Iterator[Outcome]:
+class WorkerDiedError(PrismError):
+    """The process explaining a statement died (killed, out of memory, a crash in native code):
+    that statement is reported in its place, the others go on."""
+
+    exit_code = 70
+
+
+@dataclass(slots=True)
+class _Worker:
+    process: Any
+    connection: Any
+    chunk: list | None = None  # (seq, unit) pairs it was given
+    done: int = 0  # how many of them it has answered
+
+
+def _serve(connection, options: tuple) -> None:
+    """A worker process: explain each chunk it is sent, answering unit by unit (so that the
+    parent knows which unit it was on, should it die)."""
+    _init_worker(options, ignore_interrupt=True)
+    while True:
+        try:
+            chunk = connection.recv()
+        except EOFError:
+            return
+        if chunk is None:
+            return
+        for seq, unit in chunk:
+            connection.send((seq, explain_unit(unit)))
+
+
+def _supervised(units: Iterator, options: tuple, processes: int, chunk_size: int) -> Iterator[Outcome]:
+    """The outcomes of ``units`` in input order, explained by ``processes`` worker processes.
+
+    Each worker is given a chunk of units at a time and answers them one by one.  A worker
+    that dies is noticed at once (its process sentinel): the unit it was explaining is
+    reported as failed, with its file and why the process ended, the rest of its chunk goes
+    back in the queue, and a new worker takes its place — the run always finishes.
+    """
+    context = multiprocessing.get_context()
+    source = enumerate(units)
+    queue: collections.deque[list] = collections.deque()  # chunks to give out first (re-queued)
+    results: dict[int, Outcome] = {}
+    emitted = 0
+    exhausted = False
+    workers: list[_Worker] = []
+
+    def start() -> _Worker:
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_serve, args=(theirs, options), daemon=True)
+        process.start()
+        theirs.close()
+        return _Worker(process, ours)
+
+    def next_chunk() -> list | None:
+        nonlocal exhausted
+        if queue:
+            return queue.popleft()
+        if exhausted:
+            return None
+        chunk = list(itertools.islice(source, chunk_size))
+        exhausted = len(chunk) < chunk_size
+        return chunk or None
+
+    def died(worker: _Worker) -> None:
+        while worker.connection.poll():  # what it answered before it ended
+            try:
+                seq, outcome = worker.connection.recv()
+            except (EOFError, OSError):
+                break
+            results[seq] = outcome
+            worker.done += 1
+        pending = (worker.chunk or [])[worker.done:]
+        if pending:
+            seq, unit = pending[0]
+            results[seq] = _died(unit, worker.process.exitcode, options)
+            if len(pending) > 1:
+                queue.appendleft(pending[1:])
+        worker.connection.close()
+        worker.chunk = None
+
     try:
-        yield from results
-        pool.close()
+        workers = [start() for _ in range(processes)]
+        while True:
+            for worker in workers:
+                if worker.chunk is None:
+                    chunk = next_chunk()
+                    if chunk is not None:
+                        worker.chunk, worker.done = chunk, 0
+                        worker.connection.send(chunk)
+            while emitted in results:
+                yield results.pop(emitted)
+                emitted += 1
+            busy = [w for w in workers if w.chunk is not None]
+            if not busy:
+                break
+            ready = set(wait([w.connection for w in busy] + [w.process.sentinel for w in busy]))
+            for index, worker in enumerate(workers):
+                if worker.chunk is None:
+                    continue
+                if worker.connection in ready:
+                    try:
+                        seq, outcome = worker.connection.recv()
+                    except (EOFError, OSError):
+                        ready.add(worker.process.sentinel)
+                    else:
+                        results[seq] = outcome
+                        worker.done += 1
+                        if worker.done == len(worker.chunk):
+                            worker.chunk = None
+                if worker.chunk is not None and worker.process.sentinel in ready:
+                    worker.process.join()
+                    died(worker)
+                    workers[index] = start()
+        while emitted in results:
+            yield results.pop(emitted)
+            emitted += 1
     finally:
-        pool.terminate()
-        pool.join()
+        for worker in workers:
+            if worker.process.is_alive():
+                try:
+                    worker.connection.send(None)
+                except (OSError, ValueError):
+                    pass
+        for worker in workers:
+            worker.process.join(timeout=1)
+            if worker.process.is_alive():
+                worker.process.terminate()
+                worker.process.join()
+
+
+def _died(unit, exitcode: int | None, options: tuple) -> Outcome:
+    """The outcome of the unit a worker process died on."""
+    _, _, _, format_, show_files, _ = options
+    if exitcode is not None and exitcode < 0:
+        try:
+            how = f"was killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            how = f"was killed by signal {-exitcode}"
+    else:
+        how = f"exited with code {exitcode}"
+    error = WorkerDiedError(f"the process explaining this statement {how}; it was not explained (the others "
+                            "go on)")
+    if isinstance(unit, Statement):
+        return _failure(unit.file, unit.index, unit.line, error, format_, show_files, None, len(unit.text))
+    text = getattr(unit, "text", "")
+    return _failure(unit.file, None, None, error, format_, show_files, None, len(text) if isinstance(text, str) else 0)
 
 
 def explain_unit(unit: Statement | Script | Unreadable) -> Outcome:
-    catalog, dialect, functions, format_, show_files = _OPTIONS
+    catalog, dialect, functions, format_, show_files, _ = _OPTIONS
     if isinstance(unit, Unreadable):
         return _failure(unit.file, None, None, unit.error, format_, show_files)
     if isinstance(unit, Script):
@@ -323,15 +472,15 @@ def explain_unit(unit: Statement | Script | Unreadable) -> Outcome:
     except Exception as error:  # noqa: BLE001 - one statement's bug must not stop the log
         return _failure(unit.file, unit.index, unit.line, _internal(error), format_, show_files, None, len(unit.text))
     answers = [s.model_copy(update={"index": unit.index + n}) for n, s in enumerate(explanation.statements)]
-    rendered = _render(unit.file, [(unit.line, answer) for answer in answers], format_, show_files)
-    return Outcome(rendered, len(unit.text), explained=1)
+    rendered, shown = _render(unit.file, [(unit.line, answer) for answer in answers], format_, show_files)
+    return Outcome(rendered, len(unit.text), explained=1, shown=shown)
 
 
 def _explain_script(unit: Script) -> Outcome:
     """A file explained in order through the script: every answer until the first statement
     that fails, then that statement's error (the statements after it read what it would have
     made, so they are not explained)."""
-    catalog, dialect, functions, format_, show_files = _OPTIONS
+    catalog, dialect, functions, format_, show_files, _ = _OPTIONS
     chars = len(unit.text)
     try:
         run = explain_script(unit.text, catalog, dialect, file=unit.file, functions=functions, through_script=True)
@@ -349,16 +498,17 @@ def _explain_script(unit: Script) -> Outcome:
         error = caught
     except Exception as caught:  # noqa: BLE001 - one script's bug must not stop the others
         error = _internal(caught)
-    rendered = _render(unit.file, answers, format_, show_files) if answers else ""
+    rendered, shown = _render(unit.file, answers, format_, show_files) if answers else ("", 0)
     if error is None:
-        return Outcome(rendered, chars, explained=len(answers))
+        return Outcome(rendered, chars, explained=len(answers), shown=shown)
     index = len(answers)
     skipped = len(run) - index - 1
     after = (f"; the {skipped} statement{'s' if skipped != 1 else ''} after it in this script "
              f"{'are' if skipped != 1 else 'is'} not explained") if skipped else ""
     failure = _failure(unit.file, index, lines[index] if lines else run.line(index), error, format_, show_files,
                        _position(error), 0, after)
-    return Outcome(rendered + failure.rendered, chars, explained=len(answers), failed=1, skipped=skipped)
+    return Outcome(rendered + failure.rendered, chars, explained=len(answers), failed=1, skipped=skipped,
+                   shown=shown)
 
 
 def _first_lines(unit: Script, dialect: str | None, count: int) -> list[int] | None:
@@ -374,11 +524,19 @@ def _internal(error: Exception) -> PrismError:
 
 
 def _render(file: str | None, answers: list[tuple[int | None, StatementAnswer]], format_: str,
-            show_files: bool) -> str:
+            show_files: bool) -> tuple[str, int]:
+    """The output for these answers, restricted by ``--column``/``--relationship`` (an answer
+    with no field asked for is left out), and how many were written."""
+    columns, relationships = _OPTIONS[5] if _OPTIONS is not None else (None, None)
+    if columns is not None or relationships is not None:
+        answers = [(line, kept) for line, answer in answers
+                   if (kept := answer.filtered(columns, relationships)) is not None]
     if format_ == "json":
-        return "".join(_json_line(file, line, answer.model_dump(mode="json")) for line, answer in answers)
-    head = f"{file} " if show_files and file else ""
-    return "".join(head + render_text(Explanation.model_construct(statements=[answer])) for _, answer in answers)
+        text = "".join(_json_line(file, line, answer.model_dump(mode="json")) for line, answer in answers)
+    else:
+        head = f"{file} " if show_files and file else ""
+        text = "".join(head + render_text(Explanation.model_construct(statements=[answer])) for _, answer in answers)
+    return text, len(answers)
 
 
 def _json_line(file: str | None, line: int | None, answer: dict[str, Any]) -> str:

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, model_serializer
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict, PrivateAttr, model_serializer
 
 from ..lineage.kinds import Confidence, Relationship, Transformation
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, use_enum_values=True)
+
+    def __eq__(self, other: object) -> bool:
+        # The answer's fields only: how names are matched (a private attribute) is not part of it.
+        return type(self) is type(other) and self.__dict__ == other.__dict__  # type: ignore[union-attr]
+
+    __hash__ = BaseModel.__hash__
 
 
 class SourceColumn(_Frozen):
@@ -57,6 +65,27 @@ class StatementAnswer(_Frozen):
     fields: list[FieldAnswer]
     uncertain: list[UncertainItem]
     rows: list[SourceColumn] | None = None
+    # Whether output names match only exactly (a case-sensitive dialect, a dataframe plan):
+    # ``field()`` then finds no field by another case.  Set by ``explain``.
+    _case_sensitive: bool = PrivateAttr(default=False)
+
+    def field(self, name: str) -> FieldAnswer:
+        """The output field called ``name``: the field of exactly that name, else the one name
+        that matches ignoring case (unless the dialect's names are case-sensitive).  Raises
+        ``UnknownFieldError`` naming the fields there are (and the closest), or
+        ``AmbiguousFieldError`` when several differ only by case."""
+        from .asking import find_field
+
+        return find_field(self, name)
+
+    def filtered(self, columns: Iterable[str] | None = None,
+                 relationships: Iterable[str] | None = None) -> "StatementAnswer | None":
+        """This answer restricted to the output fields named in ``columns`` (matched as
+        ``field()`` matches) and to the sources of the kinds in ``relationships``; ``None``
+        when no field of it is named.  ``None`` for either means every one."""
+        from .asking import filter_statement
+
+        return filter_statement(self, columns, relationships)
 
     @model_serializer(mode="wrap")
     def _omit_absent_rows(self, handler):
@@ -68,6 +97,23 @@ class StatementAnswer(_Frozen):
 
 class Explanation(_Frozen):
     statements: list[StatementAnswer]
+
+    def field(self, name: str) -> FieldAnswer:
+        """The output field called ``name`` (see ``StatementAnswer.field``) of the one statement
+        that has it; ``AmbiguousFieldError`` when several statements do (ask one of
+        ``statements`` then), ``UnknownFieldError`` when none does."""
+        from .asking import find_field_in
+
+        return find_field_in(self.statements, name)
+
+    def filtered(self, columns: Iterable[str] | None = None,
+                 relationships: Iterable[str] | None = None) -> "Explanation":
+        """The statements that have a field named in ``columns``, each restricted as
+        ``StatementAnswer.filtered`` does; ``UnknownFieldError`` when a name is the name of no
+        field of any statement.  A relationship that is not a kind is a ``UsageError``."""
+        from .asking import filter_explanation
+
+        return filter_explanation(self, columns, relationships)
 
     def to_json(self, indent: int | None = 2) -> str:
         return self.model_dump_json(indent=indent)

@@ -6,6 +6,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..ir import Relation
 from ..ir.walk import expressions_of, subqueries_of
+from ..terminal import printable
 from .graph import LineageGraph, Target
 
 
@@ -95,13 +96,12 @@ def graph_model(graphs: list[LineageGraph]) -> GraphModel:
 
 
 def _describe(target: Target | None, fallback: str) -> str:
+    """A target as text output shows it (user-supplied names made printable)."""
     if target is None:
-        return fallback
+        return printable(fallback)
     if target.kind == "column":
-        return target.label
-    if target.kind == "field":
-        return f"{target.label} [{target.id}]"
-    return f"{target.label} [{target.id}]"
+        return printable(target.label)
+    return f"{printable(target.label)} [{printable(target.id)}]"
 
 
 def render_graph_text(graphs: list[LineageGraph]) -> str:
@@ -111,16 +111,16 @@ def render_graph_text(graphs: list[LineageGraph]) -> str:
         lines.append(f"statement {statement.index + 1}: {statement.kind}")
         if statement.root is None:
             for item in statement.uncertain:
-                lines.append(f"  uncertain: {item.reason}")
+                lines.append(f"  uncertain: {printable(item.reason)}")
             continue
         lines.append("plan:")
         _plan_lines(statement.root, 1, lines, set())
         targets = graph.targets
         lines.append("edges:")
         for edge in graph.edges:
-            where = f" at {edge.origin.render()}" if edge.origin else ""
-            reason = f" ({edge.reason})" if edge.reason else ""
-            path = f" path={edge.path}" if edge.path else ""
+            where = f" at {printable(edge.origin.render())}" if edge.origin else ""
+            reason = f" ({printable(edge.reason)})" if edge.reason else ""
+            path = f" path={printable(edge.path)}" if edge.path else ""
             lines.append(
                 f"  {_describe(targets.get(edge.source), edge.source)} → {_describe(targets.get(edge.target), edge.target)}"
                 f"  {edge.relationship.value}/{edge.transformation.value}/{edge.confidence.value}"
@@ -144,17 +144,17 @@ def _ingress_targets(ids: tuple[str, ...], targets: dict[str, Target]) -> str:
 
 def _plan_lines(relation: Relation, depth: int, lines: list[str], shown: set[str]) -> None:
     indent = "  " * depth
-    origin = f" @ {relation.origin.render()}" if relation.origin else ""
+    origin = f" @ {printable(relation.origin.render())}" if relation.origin else ""
     label = type(relation).__name__
-    detail = _operator_detail(relation)
+    detail = printable(_operator_detail(relation))
     if relation.id in shown:
-        lines.append(f"{indent}{label}{detail} [{relation.id}] (shown above)")
+        lines.append(f"{indent}{label}{detail} [{printable(relation.id)}] (shown above)")
         return
     shown.add(relation.id)
-    lines.append(f"{indent}{label}{detail} [{relation.id}]{origin}")
+    lines.append(f"{indent}{label}{detail} [{printable(relation.id)}]{origin}")
     created = getattr(relation, "columns", None)
     if created:
-        names = ", ".join(f.name for f in created)
+        names = ", ".join(printable(f.name) for f in created)
         lines.append(f"{indent}  fields: {names}")
     for expr in expressions_of(relation):
         for sub in subqueries_of(expr):
@@ -210,4 +210,4 @@ def render_dot(graphs: list[LineageGraph]) -> str:
 
 
 def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
+    return printable(text).replace("\\", "\\\\").replace('"', '\\"')

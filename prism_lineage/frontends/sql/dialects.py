@@ -24,6 +24,14 @@ def get_dialect(name: str | None) -> Dialect:
         raise UnknownDialectError(str(name), known_dialects()) from None
 
 
+def names_are_case_sensitive(name: str | None) -> bool:
+    """Whether dialect ``name`` tells output names apart by case (its unquoted names are not
+    normalised to one case: ClickHouse …)."""
+    from sqlglot.dialects.dialect import NormalizationStrategy
+
+    return get_dialect(name).normalization_strategy is NormalizationStrategy.CASE_SENSITIVE
+
+
 class Normalizer:
     """Normalises identifiers the way ``dialect`` resolves them (cheaply: no AST copies)."""
 
