@@ -75,33 +75,50 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
                     documents.append((relative, json.dumps(document, ensure_ascii=False, default=str)))
                 except (OSError, ValueError, yaml.YAMLError):
                     continue
+    from ..governance.statuses import DECLARED_READ_NOTE, ref_note
+
     statements = []
     for view in env.views:
+        # What it declares it reads, as the rollup holds it (``rollup._Builder._statements``):
+        # the read notes compare it with what its SQL reads.
+        if view.refs is not None:
+            declared, by = [[r.name, ref_note(r, view.file), r.call] for r in view.refs], "refs"
+        else:
+            declared, by = [[name, DECLARED_READ_NOTE, None] for name in view.reads], "reads"
         statements.append((view.full_name, view.sql, view.dialect or env.dialect, "view", view.file,
-                           view.sql_read_from))
+                           view.sql_read_from, json.dumps(declared, ensure_ascii=False), by, "sql"))
     for pipeline in env.pipelines:
         for asset in pipeline.assets:
             if asset.writes in lineage.by_name:
+                file = _asset_file(pipeline, asset)
+                declared = None if asset.refs is None else json.dumps(
+                    [[r.name, ref_note(r, file), r.call] for r in asset.refs], ensure_ascii=False)
                 statements.append((asset.writes, asset.sql, asset.dialect or env.dialect, "pipeline",
-                                   _asset_file(pipeline, asset), asset.sql_read_from))
-    rows = [(i, writer, statement_key(sql, dialect) if sql is not None else None, via, file, read_from)
-            for i, (writer, sql, dialect, via, file, read_from) in enumerate(statements)]
+                                   file, asset.sql_read_from, declared, "refs", asset.language))
+    rows = [(i, writer, statement_key(sql, dialect) if sql is not None else None, via, file, read_from, *rest)
+            for i, (writer, sql, dialect, via, file, read_from, *rest) in enumerate(statements)]
     lookups = {(d.resolved, key) for key, read in lineage.ledger.items() for d in read.dependencies
                if d.resolved is not None}
     declared = [(d.full_name, json.dumps([list(c) for c in ((c.name, c.type) for c in d.columns)])
-                 if d.columns else None) for d in (*env.tables, *env.views)]
+                 if d.columns else None, int(d.columns_complete)) for d in (*env.tables, *env.views)]
+    # An asset's names exactly as the rollup holds them (the store's alias rows keep each name
+    # once, at its strongest rank): an epoch's node row is rebuilt from them.
+    names = [(a.full_name, json.dumps(list(a.aliases), ensure_ascii=False), json.dumps(list(a.alias_ranks)))
+             for a in lineage.assets.values() if a.aliases or a.alias_ranks]
     connection = sqlite3.connect(path, timeout=30.0)
     try:
         with connection:
-            for table in ("documents", "statements", "ledger", "lookups", "declared"):
+            for table in ("documents", "statements", "ledger", "lookups", "declared", "asset_names"):
                 connection.execute(f"DELETE FROM {table}")
             connection.executemany("INSERT INTO documents (path, document) VALUES (?, ?)", documents)
-            connection.executemany("INSERT INTO statements (position, writer, key, via, file, read_from) "
-                                   "VALUES (?,?,?,?,?,?)", rows)
+            connection.executemany("INSERT INTO statements (position, writer, key, via, file, read_from, declared, "
+                                   "declared_by, language) VALUES (?,?,?,?,?,?,?,?,?)", rows)
+            connection.executemany("INSERT INTO asset_names (full_name, aliases, alias_ranks) VALUES (?, ?, ?)",
+                                   names)
             connection.executemany("INSERT INTO ledger (key, read) VALUES (?, ?)",
                                    [(key, read_to_json(read)) for key, read in lineage.ledger.items()])
             connection.executemany("INSERT INTO lookups (resolved, key) VALUES (?, ?)", sorted(lookups))
-            connection.executemany("INSERT INTO declared (name, columns) VALUES (?, ?)", declared)
+            connection.executemany("INSERT INTO declared (name, columns, complete) VALUES (?, ?, ?)", declared)
             connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('dialect', ?)", (env.dialect,))
     finally:
         connection.close()
@@ -207,8 +224,9 @@ class _Engine:
             position, key, via, file, read_from = self.statement[writer]
             asset_id = self.ids[writer]
             asset = self._asset(writer)
-            if asset.sql_status != read.status:
-                compiled.append(replace(asset, sql_status=read.status))
+            notes = self._read_notes(writer, read)
+            if asset.sql_status != read.status or asset.read_notes != notes:
+                compiled.append(replace(asset, sql_status=read.status, read_notes=notes))
             group = self._group(asset_id, read, via, file)
             if group != self._old_group(asset_id):
                 edge_groups[asset_id] = group
@@ -283,8 +301,31 @@ class _Engine:
             from ..governance.sql_reading import AddressBook, ProjectCatalog, SqlReader
 
             self.book = AddressBook(self.names)
-            self._sql_reader = SqlReader(self.book, ProjectCatalog(self.book, self._columns_of))
+            self._sql_reader = SqlReader(self.book, ProjectCatalog(self.book, self._columns_of, self._complete))
         return self._sql_reader
+
+    def _complete(self, name: str) -> bool:
+        row = self.connection.execute("SELECT complete FROM declared WHERE name = ?", (name,)).fetchone()
+        return row is None or bool(row[0])
+
+    def _read_notes(self, writer: str, read) -> tuple:
+        """What reading ``writer``'s one statement says of it, by the rollup's own rules
+        (``rollup._Builder._read_notes``)."""
+        from ..governance.rollup import _Builder
+
+        row = self.connection.execute("SELECT declared, declared_by, language FROM statements WHERE writer = ?",
+                                      (writer,)).fetchone()
+        if row[2] != "sql":
+            raise Decline  # not read: the rollup's status for it is not a read
+        declared = None if row[0] is None else tuple((name, note, call) for name, note, call in json.loads(row[0]))
+
+        class Statement:
+            pass
+
+        statement = Statement()
+        statement.writer, statement.declared, statement.declared_by = writer, declared, row[1]
+        lender = _NoteRules(self.ids, self._reader(), _Declared(self.connection))
+        return tuple(dict.fromkeys(_Builder._read_notes(lender, statement, read)))
 
     def _columns_of(self, name: str):
         """``rollup._Builder._columns_of``: declared, else the outputs of its single writer's
@@ -356,16 +397,20 @@ class _Engine:
         return sql, document.get("dialect") or self.meta.get("dialect")
 
     def _asset(self, full_name: str):
-        from ..governance.rollup import Asset
+        from ..governance.rollup import Asset, ReadNote
         from ..governance.statuses import SqlStatus
 
         row = self.connection.execute(
             "SELECT id, asset_id, full_name, namespace, name, kind, owner, steward, certified, file, sql_status, "
-            "sql_read_from FROM assets WHERE full_name = ?", (full_name,)).fetchone()
-        aliases = tuple(a for (a,) in self.connection.execute("SELECT alias FROM aliases WHERE asset = ? "
-                                                              "ORDER BY position", (row[0],)))
+            "sql_read_from, notes, read_notes FROM assets WHERE full_name = ?", (full_name,)).fetchone()
+        names = self.connection.execute("SELECT aliases, alias_ranks FROM asset_names WHERE full_name = ?",
+                                        (full_name,)).fetchone()
+        aliases, ranks = (tuple(json.loads(names[0])), tuple(json.loads(names[1]))) if names else ((), ())
         return Asset(row[1], row[2], row[3], row[4], row[5], row[6], row[7], bool(row[8]), row[9], aliases,
-                     SqlStatus(row[10]) if row[10] else None, row[11])
+                     SqlStatus(row[10]) if row[10] else None, row[11], ranks,
+                     tuple(json.loads(row[12])) if row[12] else (),
+                     tuple(ReadNote(text, tuple(mentions)) for text, mentions in json.loads(row[13]))
+                     if row[13] else ())
 
     def _old_group(self, asset_id: str) -> tuple:
         """The target's incoming edges (base rows) as the rollup's objects, in ``edge_groups`` order."""
@@ -480,6 +525,30 @@ class _Engine:
 
 class _OverTime(Exception):
     pass
+
+
+class _Declared:
+    """The declared columns as the rollup's ``declared_columns`` mapping is asked (``get``)."""
+
+    def __init__(self, connection):
+        self.connection = connection
+
+    def get(self, name: str, default=None):
+        row = self.connection.execute("SELECT columns FROM declared WHERE name = ?", (name,)).fetchone()
+        if row is None or row[0] is None:
+            return default
+        return tuple(tuple(c) for c in json.loads(row[0]))
+
+
+class _NoteRules:
+    """Lends the rollup's read-note rules what they look at (the ids, the reader and the
+    declared columns), so the engine says exactly what a full sync says."""
+
+    def __init__(self, ids, reader, declared_columns):
+        from ..governance.rollup import _Builder
+
+        self.ids, self.reader, self.declared_columns = ids, reader, declared_columns
+        self._unknown_column_notes = _Builder._unknown_column_notes.__get__(self)
 
 
 def _load(path: Path):

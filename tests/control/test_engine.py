@@ -114,3 +114,23 @@ def test_an_sql_edit_is_worked_out_from_the_store(tmp_path, monkeypatch):
     assert state(index) == state(full)
     summary = json.loads(json.dumps(done.__dict__, default=str))
     assert summary["path"] == "sql"
+
+
+def test_read_notes_from_an_sql_edit_are_the_full_syncs(tmp_path):
+    """A view's SQL that reads what its declarations do not (and a column its table does not
+    declare) gets the rollup's read notes on the SQL-only path too, and loses them again."""
+    root = project(tmp_path / "project")
+    fast, full = tmp_path / "fast", tmp_path / "full"
+    sync(root, fast, jobs=1)
+    for sql in ("SELECT x AS q FROM s.b", "SELECT x, nope FROM s.a", "SELECT x, y FROM s.a"):
+        edit(root, 0, sql)
+        done = sync(root, fast, jobs=1)
+        assert done.path == "sql"
+        sync(root, full, jobs=1, full=True)
+        assert state(fast) == state(full)
+        lineage = EpochIndex(environment_root(fast, "t", "prod")).lineage("t", "prod")
+        notes = lineage.assets[lineage.by_name["s.v1"]].read_notes
+        if sql == "SELECT x, y FROM s.a":
+            assert notes == ()
+        else:
+            assert notes, sql  # said, on the fast path as on the full one
