@@ -66,7 +66,7 @@ def _fields(*names: str) -> tuple[tuple[str, str], ...]:
 
 class AssetNode(_Light):
     __slots__ = ("id", "name", "kind", "owner", "steward", "certified", "sql_status", "sql_read_from",
-                 "reads_at_least", "note", "distance")
+                 "reads_at_least", "note", "notes", "distance")
     FIELDS = _fields(*__slots__)
     MODEL = "AssetNode"
 

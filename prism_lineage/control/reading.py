@@ -50,7 +50,7 @@ KIND_ORDER = {"table": 0, "view": 1}
 AT_LEAST_NOTE = "Part of what depends on this asset is not visible to you: there are at least this many."
 DIRECTIONS = ("upstream", "downstream", "both")
 
-_ASSET_COLUMNS = "id, asset_id, full_name, kind, owner, steward, certified, sql_status, sql_read_from"
+_ASSET_COLUMNS = "id, asset_id, full_name, kind, owner, steward, certified, sql_status, sql_read_from, notes, read_notes"
 
 
 class StoreReader:
@@ -150,11 +150,12 @@ class StoreReader:
         details = self._details(held, scope)
         nodes = []
         for node in held:
-            _, asset_id, full_name, kind, owner, steward, certified, status, read_from = details[node]
+            _, asset_id, full_name, kind, owner, steward, certified, status, read_from, notes, read_notes = details[node]
             nodes.append(AssetNode(id=asset_id, name=full_name, kind=kind, owner=owner, steward=steward,
                                    certified=bool(certified), sql_status=status, sql_read_from=read_from,
                                    reads_at_least=status is not None,
-                                   note=NOT_VISIBLE if node in next_to_cut else None, distance=distances[node]))
+                                   note=NOT_VISIBLE if node in next_to_cut else None,
+                                   notes=_visible_notes(notes, read_notes, viewer), distance=distances[node]))
         edges = self._edges_among(held, details, scope)
         sql_not_read = sum(1 for n in nodes if n.sql_status is not None)
         return ExplorerAnswer(project=self.project, environment=self.environment,
@@ -179,7 +180,7 @@ class StoreReader:
         rows = sorted((details[a] for a in found), key=lambda r: (KIND_ORDER.get(r[3], 2), r[2]))
         assets = [ImpactAsset(id=asset_id, name=full_name, kind=kind, owner=owner, steward=steward,
                               certified=bool(certified), sql_status=status)
-                  for _, asset_id, full_name, kind, owner, steward, certified, status, _ in rows]
+                  for _, asset_id, full_name, kind, owner, steward, certified, status, *_ in rows]
         by_kind: dict[str, int] = {}
         for a in assets:
             by_kind[a.kind] = by_kind.get(a.kind, 0) + 1
@@ -257,10 +258,19 @@ class StoreReader:
         row = self.connection.execute("SELECT id, full_name FROM assets WHERE full_name = ?", (name,)).fetchone()
         if row is not None and viewer.sees(row[1]):
             return row
-        matches = sorted({(full_name, identifier) for identifier, full_name in self.connection.execute(
-            "SELECT id, full_name FROM assets WHERE name = ? UNION "
-            "SELECT a.id, a.full_name FROM aliases l JOIN assets a ON a.id = l.asset WHERE l.alias = ?",
-            (name, name)) if viewer.sees(full_name)})
+        # Each visible asset with its strongest rank for the name (asset_names.name_rank): an
+        # asset's own name holds at the weakest rank of its aliases (0 without any).
+        ranked: dict[tuple[str, int], int] = {}
+        for identifier, full_name, rank in self.connection.execute(
+                "SELECT a.id, a.full_name, l.rank FROM aliases l JOIN assets a ON a.id = l.asset WHERE l.alias = ?1 "
+                "UNION ALL SELECT a.id, a.full_name, (SELECT coalesce(max(rank), 0) FROM aliases WHERE asset = a.id) "
+                "FROM assets a WHERE a.name = ?1 AND NOT EXISTS "
+                "(SELECT 1 FROM aliases WHERE asset = a.id AND alias = ?1)", (name,)):
+            if viewer.sees(full_name):
+                key = (full_name, identifier)
+                ranked[key] = min(rank, ranked.get(key, rank))
+        best = min(ranked.values(), default=None)
+        matches = sorted(key for key, rank in ranked.items() if rank == best)
         if len(matches) == 1:
             return matches[0][1], matches[0][0]
         if matches:
@@ -304,7 +314,8 @@ class StoreReader:
         else:  # the scope's own statuses where it has them
             query = ("SELECT a.id, a.asset_id, a.full_name, a.kind, a.owner, a.steward, a.certified, "
                      "CASE WHEN s.asset IS NULL THEN a.sql_status ELSE s.sql_status END, "
-                     "CASE WHEN s.asset IS NULL THEN a.sql_read_from ELSE s.sql_read_from END "
+                     "CASE WHEN s.asset IS NULL THEN a.sql_read_from ELSE s.sql_read_from END, a.notes, "
+                     "CASE WHEN s.asset IS NULL THEN a.read_notes ELSE s.read_notes END "
                      f"FROM assets a LEFT JOIN scope_assets s ON s.scope = {int(scope)} AND s.asset = a.id "
                      "WHERE a.id IN ({ids})")
         for start in range(0, len(ids), 10_000):
@@ -357,6 +368,16 @@ def _scoped(alias: str, scope: int | None) -> str:
     # A scope overrides groups of declared and parsed edges; observed edges are rows of their own.
     return (f"({alias}.mark = 'observed' OR {alias}.scope IS NULL AND {alias}.dst NOT IN (SELECT target FROM scope_targets WHERE scope = {scope}) "
             f"OR {alias}.scope = {scope})")
+
+
+def _visible_notes(notes: str | None, read_notes: str | None, viewer: StoredViewer) -> list[str]:
+    """An asset's notes as the viewer is told them (``rollup.Asset.visible_notes``): a read note
+    only when the viewer sees every asset it names."""
+    found = json.loads(notes) if notes else []
+    for text, mentions in json.loads(read_notes) if read_notes else ():
+        if all(viewer.sees(name) for name in mentions):
+            found.append(text)
+    return found
 
 
 def _ids(ids: Iterable[int]) -> str:

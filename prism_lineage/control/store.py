@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 STORE_FILE = "current.sqlite3"
-STORE_VERSION = 1  # PRAGMA user_version: a store of another version is rebuilt, never read
+STORE_VERSION = 2  # PRAGMA user_version: a store of another version is rebuilt, never read
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -40,11 +40,14 @@ CREATE TABLE assets (
     file TEXT NOT NULL,
     sql_status TEXT,
     sql_read_from TEXT,
-    waiting INTEGER NOT NULL DEFAULT 0
+    waiting INTEGER NOT NULL DEFAULT 0,
+    notes TEXT,
+    read_notes TEXT
 );
 CREATE INDEX assets_by_name ON assets (name);
 CREATE INDEX assets_waiting ON assets (waiting) WHERE waiting;
-CREATE TABLE aliases (alias TEXT NOT NULL, asset INTEGER NOT NULL, PRIMARY KEY (alias, asset)) WITHOUT ROWID;
+CREATE TABLE aliases (alias TEXT NOT NULL, asset INTEGER NOT NULL, rank INTEGER NOT NULL DEFAULT 0,
+                      PRIMARY KEY (alias, asset)) WITHOUT ROWID;
 CREATE TABLE links (id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, links TEXT NOT NULL);
 CREATE TABLE edges (
     id INTEGER PRIMARY KEY,
@@ -64,7 +67,7 @@ CREATE TABLE credentials (name TEXT PRIMARY KEY, viewer TEXT NOT NULL) WITHOUT R
 CREATE TABLE scopes (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
 CREATE TABLE scope_assets (
     scope INTEGER NOT NULL, asset INTEGER NOT NULL, sql_status TEXT, sql_read_from TEXT, waiting INTEGER NOT NULL,
-    PRIMARY KEY (scope, asset)
+    read_notes TEXT, PRIMARY KEY (scope, asset)
 ) WITHOUT ROWID;
 CREATE TABLE scope_targets (scope INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (scope, target)) WITHOUT ROWID;
 CREATE TABLE scope_ledgers (key TEXT PRIMARY KEY, ledger BLOB NOT NULL) WITHOUT ROWID;
@@ -97,6 +100,27 @@ def connect_read(path: Path) -> sqlite3.Connection:
         connection.close()
         raise StoreError(f"{path} is a store of version {version}, not {STORE_VERSION}")
     return connection
+
+
+def notes_json(notes) -> str | None:
+    """An asset's declaration notes as stored (a JSON list of text; None: none)."""
+    return json.dumps(list(notes), ensure_ascii=False, separators=(",", ":")) if notes else None
+
+
+def read_notes_json(notes) -> str | None:
+    """An asset's read notes (``rollup.ReadNote``) as stored: a JSON list of [text, [mentions]]."""
+    if not notes:
+        return None
+    return json.dumps([[n.text, list(n.mentions)] for n in notes], ensure_ascii=False, separators=(",", ":"))
+
+
+def alias_rows(asset, identifier: int) -> list[tuple[str, int, int]]:
+    """(alias, asset, rank) rows: a name held twice keeps its strongest rank."""
+    ranks: dict[str, int] = {}
+    for i, alias in enumerate(asset.aliases):
+        rank = asset.alias_ranks[i] if i < len(asset.alias_ranks) else 0
+        ranks[alias] = min(rank, ranks.get(alias, rank))
+    return [(alias, identifier, rank) for alias, rank in ranks.items()]
 
 
 def links_json(columns) -> str | None:
@@ -215,33 +239,35 @@ class StoreWriter:
     def _asset_row(asset, waiting: frozenset[str]) -> tuple:
         return (asset.id, asset.full_name, asset.name, asset.namespace, asset.kind, asset.owner, asset.steward,
                 int(bool(asset.certified)), asset.file, asset.sql_status.value if asset.sql_status else None,
-                asset.sql_read_from, int(asset.id in waiting))
+                asset.sql_read_from, int(asset.id in waiting), notes_json(asset.notes),
+                read_notes_json(asset.read_notes))
 
     def _insert_assets(self, connection, assets: Iterable, waiting: frozenset[str]) -> dict[str, int]:
         ordered = sorted(assets, key=lambda a: a.full_name)
         connection.executemany(
             "INSERT INTO assets (asset_id, full_name, name, namespace, kind, owner, steward, certified, file, "
-            "sql_status, sql_read_from, waiting) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            "sql_status, sql_read_from, waiting, notes, read_notes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [self._asset_row(a, waiting) for a in ordered])
         ids = dict(connection.execute("SELECT asset_id, id FROM assets"))
-        connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset) VALUES (?, ?)",
-                               [(alias, ids[a.id]) for a in ordered for alias in a.aliases])
+        connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset, rank) VALUES (?, ?, ?)",
+                               [row for a in ordered for row in alias_rows(a, ids[a.id])])
         return ids
 
     def _upsert_assets(self, connection, assets: list, waiting: frozenset[str]) -> None:
         connection.executemany(
             "INSERT INTO assets (asset_id, full_name, name, namespace, kind, owner, steward, certified, file, "
-            "sql_status, sql_read_from, waiting) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
+            "sql_status, sql_read_from, waiting, notes, read_notes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT (asset_id) DO UPDATE SET full_name = excluded.full_name, name = excluded.name, "
             "namespace = excluded.namespace, kind = excluded.kind, owner = excluded.owner, "
             "steward = excluded.steward, certified = excluded.certified, file = excluded.file, "
-            "sql_status = excluded.sql_status, sql_read_from = excluded.sql_read_from, waiting = excluded.waiting",
+            "sql_status = excluded.sql_status, sql_read_from = excluded.sql_read_from, waiting = excluded.waiting, "
+            "notes = excluded.notes, read_notes = excluded.read_notes",
             [self._asset_row(a, waiting) for a in assets])
         ids = _id_map(connection, {a.id for a in assets})
         marks = ",".join(str(ids[a.id]) for a in assets)
         connection.execute(f"DELETE FROM aliases WHERE asset IN ({marks})")
-        connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset) VALUES (?, ?)",
-                               [(alias, ids[a.id]) for a in assets for alias in a.aliases])
+        connection.executemany("INSERT OR IGNORE INTO aliases (alias, asset, rank) VALUES (?, ?, ?)",
+                               [row for a in assets for row in alias_rows(a, ids[a.id])])
 
     def _write_scope_ledgers(self, connection, scoped: Mapping) -> None:
         """Each scope's own reads (the next sync re-uses them, as the index's ledger for the
@@ -261,9 +287,10 @@ class StoreWriter:
             overrides = scoped[key]
             scope = connection.execute("INSERT INTO scopes (key) VALUES (?)", (key,)).lastrowid
             connection.executemany(
-                "INSERT INTO scope_assets (scope, asset, sql_status, sql_read_from, waiting) VALUES (?,?,?,?,?)",
+                "INSERT INTO scope_assets (scope, asset, sql_status, sql_read_from, waiting, read_notes) "
+                "VALUES (?,?,?,?,?,?)",
                 [(scope, ids[a.id], a.sql_status.value if a.sql_status else None, a.sql_read_from,
-                  int(a.sql_status is not None and a.sql_status.value == "Not read yet"))
+                  int(a.sql_status is not None and a.sql_status.value == "Not read yet"), read_notes_json(a.read_notes))
                  for a in overrides.assets.values()])
             connection.executemany("INSERT INTO scope_targets (scope, target) VALUES (?, ?)",
                                    [(scope, ids[target]) for target in overrides.edges])

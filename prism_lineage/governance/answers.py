@@ -27,6 +27,10 @@ class AssetNode(_Answer):
     sql_read_from: str | None = None  # for imported SQL: compiled_code, or raw_code with ref() resolved
     reads_at_least: bool = False
     note: str | None = None  # None, or exactly "Some lineage is not visible to you."
+    # What its declarations and the reading of its SQL say of it, in words (names only assets
+    # the viewer may see): several dbt names and which won, a column read that its table does
+    # not declare, a read its declarations and its SQL disagree on.
+    notes: list[str] = []
     distance: int = 0  # hops from the asset asked about
 
 

@@ -36,7 +36,7 @@ from sqlglot.errors import SqlglotError
 
 from ..terminal import printable
 from .access import AccessPolicy
-from .declarations import Column, Environment, Pipeline, PipelineAsset, Project, Table, View
+from .declarations import Column, DeclaredRead, Environment, Pipeline, PipelineAsset, Project, Table, View
 from .errors import ProjectError
 from .files import load_json, load_yaml
 
@@ -165,16 +165,78 @@ def _check_schema_version(metadata: dict, manifest: str) -> None:
                            f"{supported} (dbt 1.3 and later) are read: regenerate it with a supported dbt")
 
 
+_MODEL, _SNAPSHOT, _SEED, _SOURCE = "model", "snapshot", "seed", "source"
+# dbt's own precedence for a short name (``--select NAME`` matches the nodes of the manifest by
+# name, a source only through ``source:``): a model's name first, then a snapshot's or a seed's,
+# then a source's; the relation's own name (an alias or identifier) last.  Only two assets of
+# the same rank make a name ambiguous.
+RANKS = {_MODEL: 0, _SNAPSHOT: 1, _SEED: 1, _SOURCE: 2}
+RELATION_RANK = 3
+_LABELS = {_MODEL: "model", _SNAPSHOT: "snapshot", _SEED: "seed", _SOURCE: "source"}
+
+
+@dataclass
+class _Relation:
+    """One relation of the warehouse and every node of the manifest that names it: the node
+    that builds it (a model, snapshot or seed) first, then the sources declared on it."""
+
+    members: list[str]  # unique ids, by rank then id
+    namespace: str = ""
+    name: str = ""
+
+    @property
+    def primary(self) -> str:
+        return self.members[0]
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.namespace}.{self.name}"
+
+
 class _Importer:
     def __init__(self, nodes: dict, sources: dict, catalog: dict, dialect: str | None):
-        self.nodes = {k: v for k, v in nodes.items() if v.get("resource_type") in (*_WRITTEN, "seed")
-                      and (v.get("config") or {}).get("enabled", True)}
-        self.sources = sources
+        self.nodes = {k: v for k, v in nodes.items() if isinstance(v, dict)
+                      and v.get("resource_type") in (*_WRITTEN, "seed") and _enabled(v)}
+        self.sources = {k: v for k, v in sources.items() if isinstance(v, dict) and _enabled(v)}
         self.catalog = catalog
         self.dialect = dialect
-        self.written = [n for n in self.nodes.values()
-                        if n["resource_type"] in _WRITTEN and _materialized(n) not in (_VIEW, _EPHEMERAL)]
+        self.relations = self._relations()
+        self.relation_of = {uid: relation for relation in self.relations for uid in relation.members}
+        self.written = [self.nodes[r.primary] for r in self.relations if r.primary in self.nodes
+                        and self.nodes[r.primary]["resource_type"] in _WRITTEN
+                        and _materialized(self.nodes[r.primary]) != _VIEW]
         self.written_ids = {n["unique_id"] for n in self.written}
+
+    # --- relations ----------------------------------------------------------------------------
+
+    def _relations(self) -> list[_Relation]:
+        """The relations the manifest names, each once: nodes that name the same relation (a
+        seed and a source declared on the table it loads) are one asset."""
+        groups: dict[tuple[str, str, str], list[str]] = {}
+        for uid, node in (*self.nodes.items(), *self.sources.items()):
+            if _kind(node) == _MODEL and _materialized(node) == _EPHEMERAL:
+                continue  # inlined into its readers: no relation of its own
+            key = tuple(str(part or "").lower() for part in (node.get("database"), _schema(node), _alias(node)))
+            groups.setdefault(key, []).append(uid)  # type: ignore[arg-type]
+        relations = []
+        for key, members in sorted(groups.items()):
+            members.sort(key=lambda uid: (RANKS[_kind(self._node(uid))], uid))
+            primary = self._node(members[0])
+            relations.append(_Relation(members, _schema(primary), _alias(primary)))
+        # Two databases holding the same schema.name: their full names keep the database.
+        by_name: dict[str, list[_Relation]] = {}
+        for relation in relations:
+            by_name.setdefault(relation.full_name.lower(), []).append(relation)
+        for same in by_name.values():
+            if len(same) > 1:
+                for relation in same:
+                    database = self._node(relation.primary).get("database")
+                    if database:
+                        relation.namespace = f"{database}.{relation.namespace}"
+        return relations
+
+    def _node(self, uid: str) -> dict:
+        return self.nodes.get(uid) or self.sources[uid]
 
     # --- assets -----------------------------------------------------------------------------
 
@@ -185,69 +247,196 @@ class _Importer:
         return (view for _, view in self.view_entries())
 
     def table_entries(self) -> Iterable[tuple[str, Table]]:
-        """Each table with the ``unique_id`` of the source, seed or model it comes from."""
-        for uid, source in sorted(self.sources.items()):
-            yield uid, Table(namespace=source["schema"], name=source.get("identifier") or source["name"],
-                             columns=self._columns(uid, source), file=source.get("original_file_path") or "",
-                             aliases=_aliases(source.get("name"), source.get("identifier")),
-                             **_stewardship(source))
-        for uid, node in sorted(self.nodes.items()):
-            if node["resource_type"] == "seed" or uid in self.written_ids:
-                yield uid, Table(namespace=node["schema"], name=_alias(node), columns=self._columns(uid, node),
-                                 file=node.get("original_file_path") or "",
-                                 aliases=_aliases(node["name"], _alias(node)), **_stewardship(node))
+        """Each table with the ``unique_id`` of the node it comes from (the one that builds it)."""
+        for relation in self.relations:
+            node = self._node(relation.primary)
+            if _kind(node) == _MODEL and _materialized(node) == _VIEW:
+                continue
+            columns, column_notes = self._relation_columns(relation)
+            stewardship, stewardship_notes = self._relation_stewardship(relation)
+            aliases, ranks = self._names(relation)
+            yield relation.primary, Table(
+                namespace=relation.namespace, name=relation.name, columns=columns,
+                columns_complete=self._relation_cataloged(relation),
+                file=node.get("original_file_path") or "", aliases=aliases, alias_ranks=ranks,
+                notes=(*self._relation_notes(relation), *stewardship_notes, *column_notes,
+                       *self._language_notes(node)), **stewardship)
 
     def view_entries(self) -> Iterable[tuple[str, View]]:
-        for uid, node in sorted(self.nodes.items()):
-            if node["resource_type"] == "model" and _materialized(node) == _VIEW:
-                sql, read_from = self._sql(uid)
-                yield uid, View(namespace=node["schema"], name=_alias(node), sql=sql,
-                                reads=tuple(self._full_name(d) for d in self._dependencies(uid)),
-                                columns=self._columns(uid, node), dialect=self.dialect,
-                                file=node.get("original_file_path") or "", sql_read_from=read_from,
-                                aliases=_aliases(node["name"], _alias(node)), **_stewardship(node))
+        for relation in self.relations:
+            uid = relation.primary
+            node = self._node(uid)
+            if not (_kind(node) == _MODEL and _materialized(node) == _VIEW):
+                continue
+            sql, read_from = self._sql(uid)
+            columns, column_notes = self._relation_columns(relation)
+            stewardship, stewardship_notes = self._relation_stewardship(relation)
+            aliases, ranks = self._names(relation)
+            yield uid, View(namespace=relation.namespace, name=relation.name, sql=sql, refs=tuple(self._refs(uid)),
+                            columns=columns, columns_complete=self._relation_cataloged(relation), dialect=self.dialect, file=node.get("original_file_path") or "",
+                            sql_read_from=read_from, aliases=aliases, alias_ranks=ranks,
+                            notes=(*self._relation_notes(relation), *stewardship_notes, *column_notes),
+                            **stewardship)
 
     def pipeline(self, name: str) -> Pipeline:
-        written_ids = self.written_ids
         assets = []
-        for node in sorted(self.written, key=lambda n: n["unique_id"]):
+        for node in self.written:
             uid = node["unique_id"]
-            sql, read_from = self._sql(uid)
-            depends = [self.nodes[d]["name"] for d in self._dependencies(uid) if d in written_ids]
-            assets.append(PipelineAsset(name=node["name"], writes=f"{node['schema']}.{_alias(node)}", sql=sql,
-                                        depends_on=tuple(depends), dialect=self.dialect, sql_read_from=read_from,
-                                        file=node.get("original_file_path")))
+            relation = self.relation_of[uid]
+            python = _language(node) == "python"
+            sql, read_from = (node.get("compiled_code") or node.get("raw_code") or "", None) if python \
+                else self._sql(uid)
+            # The order dbt runs the models in is their refs: each ref is a declared read, so
+            # no pipeline-order edge is drawn beside it (depends_on stays empty).
+            assets.append(PipelineAsset(name=node["name"], writes=relation.full_name, sql=sql,
+                                        dialect=self.dialect, sql_read_from=read_from,
+                                        file=node.get("original_file_path"), refs=tuple(self._refs(uid)),
+                                        language="python" if python else "sql"))
         return Pipeline(name=name, assets=tuple(assets), file="dbt_project.yml")
 
-    # --- dependencies, through ephemeral models ---------------------------------------------
+    # --- names, meta, columns of one relation -------------------------------------------------
 
-    def _dependencies(self, uid: str) -> list[str]:
-        """What ``uid`` depends on among assets: an ephemeral model stands for its own reads."""
-        found: list[str] = []
-        stack = list(reversed(self._depends_on(uid)))
-        seen: set[str] = set()
-        while stack:
-            dependency = stack.pop()
-            if dependency in seen:
-                continue
-            seen.add(dependency)
-            node = self.nodes.get(dependency)
-            if node is not None and _materialized(node) == _EPHEMERAL:
-                stack.extend(reversed(self._depends_on(dependency)))
-            elif node is not None or dependency in self.sources:
-                found.append(dependency)
-        return found
+    def _names(self, relation: _Relation) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """Every name dbt gives the relation, each with its precedence (the lowest kept)."""
+        found: dict[str, int] = {}
+
+        def add(name: str | None, rank: int) -> None:
+            if name and found.get(name, RELATION_RANK + 1) > rank:
+                found[name] = rank
+
+        for uid in relation.members:
+            node = self._node(uid)
+            kind = _kind(node)
+            rank = RANKS[kind]
+            add(node.get("name"), rank)
+            add(uid, rank)
+            if kind == _SOURCE:
+                add(f"{node.get('source_name')}.{node.get('name')}", rank)
+            add(_alias(node), RELATION_RANK)
+        ordered = sorted(found.items(), key=lambda item: (item[1], item[0]))
+        return tuple(n for n, _ in ordered), tuple(r for _, r in ordered)
+
+    def _label(self, uid: str) -> str:
+        node = self._node(uid)
+        kind = _kind(node)
+        name = f"{node.get('source_name')}.{node.get('name')}" if kind == _SOURCE else node.get("name")
+        return f"{_LABELS[kind]} {name}"
+
+    def _relation_notes(self, relation: _Relation) -> tuple[str, ...]:
+        if len(relation.members) == 1:
+            return ()
+        names = ", ".join(f"{self._label(uid)} ({self._node(uid).get('original_file_path') or uid})"
+                          for uid in relation.members)
+        return (f"One relation with several dbt names: {names}; it answers to each.",)
+
+    def _relation_stewardship(self, relation: _Relation) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """Owner and steward from the node that builds the relation where it says them (else
+        the first source that does); certified when any of its names says so."""
+        said = [(uid, _stewardship(self._node(uid))) for uid in relation.members]
+        found: dict[str, Any] = {}
+        notes = []
+        builds = _kind(self._node(relation.primary)) != _SOURCE
+        for field in ("owner", "steward"):
+            values = [(uid, s[field]) for uid, s in said if s[field] is not None]
+            found[field] = values[0][1] if values else None
+            others = [(uid, v) for uid, v in values[1:] if v != values[0][1]]
+            if others:
+                why = ("which builds the relation" if builds and values[0][0] == relation.primary
+                       else "the first name that says one")
+                said_else = "; ".join(f"{self._label(uid)} says {value}" for uid, value in others)
+                notes.append(f"{field}: {values[0][1]}, from {self._label(values[0][0])}, {why} ({said_else}).")
+        certified = [uid for uid, s in said if s["certified"]]
+        found["certified"] = bool(certified)
+        if certified and len(certified) != len(said):
+            not_said = ", ".join(self._label(uid) for uid, _ in said if uid not in certified)
+            notes.append(f"certified: {', '.join(self._label(uid) for uid in certified)} certifies it and "
+                         f"{not_said} does not; a relation certified under any of its names is certified.")
+        return found, tuple(notes)
+
+    def _relation_columns(self, relation: _Relation) -> tuple[tuple[Column, ...], tuple[str, ...]]:
+        """The catalog's columns (read from the relation itself) where it has any name of the
+        relation, else the columns declared by the node that builds it (else the first source
+        declaring some); the notes say where the names disagree and which won."""
+        declaring = [(uid, declared_columns(self._node(uid))) for uid in relation.members]
+        declaring = [(uid, columns) for uid, columns in declaring if columns]
+        cataloged = next((uid for uid in relation.members if self.cataloged(uid)), None)
+        if cataloged is not None:
+            columns = self._columns(cataloged, self._node(relation.primary))
+            if not columns and declaring:
+                columns = declaring[0][1]
+        else:
+            columns = declaring[0][1] if declaring else ()
+        notes = []
+        shapes = {uid: [(c.name.lower(), (c.type or "").lower() or None) for c in cols] for uid, cols in declaring}
+        if len({tuple(sorted(shape)) for shape in shapes.values()}) > 1:
+            said = "; ".join(f"{self._label(uid)} declares {', '.join(c.name for c in cols)}"
+                             for uid, cols in declaring)
+            if cataloged is not None:
+                won = "the catalog's columns are used: catalog.json read them from the relation itself"
+            else:
+                builds = _kind(self._node(declaring[0][0])) != _SOURCE
+                won = (f"the columns of {self._label(declaring[0][0])} are used"
+                       + (", which builds the relation" if builds else ", the first name that declares any")
+                       + " (no catalog.json has the relation)")
+            notes.append(f"columns: its dbt names disagree ({said}); {won}.")
+        return columns, tuple(notes)
+
+    def _relation_cataloged(self, relation: _Relation) -> bool:
+        return any(self.cataloged(uid) for uid in relation.members)
+
+    def _language_notes(self, node: dict) -> tuple[str, ...]:
+        if _language(node) != "python":
+            return ()
+        return (f"A Python model ({node.get('original_file_path')}): only SQL is read, so what it reads is "
+                "drawn from its dbt.ref() and dbt.source() calls alone.",)
+
+    # --- declared reads, through ephemeral models ---------------------------------------------
+
+    def _refs(self, uid: str) -> list[DeclaredRead]:
+        """What ``uid``'s ``ref()`` and ``source()`` calls declare it reads; a call naming an
+        ephemeral model stands for what that model declares, transitively."""
+        found: dict[str, DeclaredRead] = {}
+
+        def visit(current: str, through: tuple[tuple[str, str], ...], first_call: str | None,
+                  trail: frozenset[str]) -> None:
+            for dependency in self._depends_on(current):
+                if dependency in trail or (dependency not in self.nodes and dependency not in self.sources):
+                    continue  # a node the manifest does not give (disabled, removed, a test's)
+                call = self._call(current, dependency)
+                node = self.nodes.get(dependency)
+                if node is not None and _materialized(node) == _EPHEMERAL and _kind(node) == _MODEL:
+                    hops = through if first_call is None else (*through, (self.nodes[current]["name"], call))
+                    visit(dependency, hops, first_call or call, trail | {dependency})
+                    continue
+                relation = self.relation_of.get(dependency)
+                if relation is None:
+                    continue  # a node the manifest does not give (disabled, another project's)
+                if first_call is None:
+                    read = DeclaredRead(name=relation.full_name, call=call)
+                else:
+                    read = DeclaredRead(name=relation.full_name, call=first_call,
+                                        through=(*through, (self.nodes[current]["name"], call)))
+                if relation.full_name not in found or (found[relation.full_name].through and not read.through):
+                    found[relation.full_name] = read
+
+        visit(uid, (), None, frozenset({uid}))
+        return list(found.values())
+
+    def _call(self, reader: str, dependency: str) -> str:
+        """The call ``reader`` declares ``dependency`` with, as its author wrote it."""
+        node = self._node(dependency)
+        prefix = "dbt." if _language(self._node(reader)) == "python" else ""
+        if _kind(node) == _SOURCE:
+            return f"{prefix}source('{node.get('source_name')}', '{node.get('name')}')"
+        return f"{prefix}ref('{node.get('name')}')"
 
     def _depends_on(self, uid: str) -> list[str]:
         node = self.nodes.get(uid) or {}
-        return list((node.get("depends_on") or {}).get("nodes") or [])
+        found = (node.get("depends_on") or {}).get("nodes") or []
+        return [d for d in found if isinstance(d, str)]
 
     def _full_name(self, uid: str) -> str:
-        if uid in self.sources:
-            source = self.sources[uid]
-            return f"{source['schema']}.{source.get('identifier') or source['name']}"
-        node = self.nodes[uid]
-        return f"{node['schema']}.{_alias(node)}"
+        return self.relation_of[uid].full_name
 
     # --- columns ------------------------------------------------------------------------------
 
@@ -302,8 +491,8 @@ class _Importer:
 
         sql = node.get("raw_code") or ""
         sql = _CONFIG.sub("", sql)
-        sql = _REF.sub(ref, sql)
-        sql = _SOURCE.sub(source, sql)
+        sql = _REF_CALL.sub(ref, sql)
+        sql = _SOURCE_CALL.sub(source, sql)
         return _THIS.sub(lambda _: _relation(node), sql)
 
     def _ephemeral_chain(self, uid: str) -> list[str]:
@@ -322,7 +511,11 @@ class _Importer:
         return order
 
     def _node_named(self, name: str) -> dict | None:
-        return next((n for n in self.nodes.values() if n.get("name") == name), None)
+        """The node ``ref(name)`` names: a model, snapshot or seed of that name (dbt's own
+        lookup; names are unique among them within a project)."""
+        found = [n for n in self.nodes.values() if n.get("name") == name]
+        found.sort(key=lambda n: (RANKS[_kind(n)], n.get("unique_id", "")))
+        return found[0] if found else None
 
 
 def declared_columns(node: dict) -> tuple[Column, ...]:
@@ -333,13 +526,15 @@ def declared_columns(node: dict) -> tuple[Column, ...]:
 
 @dataclass(frozen=True, slots=True)
 class DbtRelation:
-    """A source, seed or model as the table or view it becomes, by its dbt ``unique_id`` (the
-    review gate matches the two versions of a project by it)."""
+    """A relation of the warehouse as the table or view it becomes, with the dbt ``unique_id``
+    of every node that names it (the review gate matches the two versions of a project by
+    them): the node that builds it first."""
 
     unique_id: str
     declaration: Table | View
-    declared_columns: tuple[Column, ...]  # as the node's YAML declares them
+    declared_columns: tuple[Column, ...]  # as the YAML of the node that builds it declares them
     cataloged: bool  # the declaration's columns come from catalog.json
+    unique_ids: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -347,7 +542,8 @@ class DbtRelation:
 
 
 def load_relations(root: str | Path) -> dict[str, DbtRelation]:
-    """Every table and view of a dbt project directory's manifest, by ``unique_id``."""
+    """Every table and view of a dbt project directory's manifest, by the ``unique_id`` of the
+    node that builds it (of its first source when none does)."""
     root = Path(root)
     _target_files(root)
     importer, _ = _importer(root)
@@ -355,16 +551,19 @@ def load_relations(root: str | Path) -> dict[str, DbtRelation]:
     def build() -> dict[str, DbtRelation]:
         found = {}
         for uid, declaration in (*importer.table_entries(), *importer.view_entries()):
-            node = importer.sources.get(uid) or importer.nodes[uid]
-            found[uid] = DbtRelation(uid, declaration, declared_columns(node), importer.cataloged(uid))
+            relation = importer.relation_of[uid]
+            declaring = next((declared_columns(importer._node(m)) for m in relation.members
+                              if declared_columns(importer._node(m))), ())
+            found[uid] = DbtRelation(uid, declaration, declaring,
+                                     any(importer.cataloged(m) for m in relation.members), tuple(relation.members))
         return found
 
     return _built(build)
 
 
 _CALL_ARGS = r"\(\s*((?:'[^']*'|\"[^\"]*\")(?:\s*,\s*(?:'[^']*'|\"[^\"]*\"))*)\s*(?:,[^)]*)?\)"
-_REF = re.compile(r"\{\{\s*ref" + _CALL_ARGS + r"\s*\}\}")
-_SOURCE = re.compile(r"\{\{\s*source" + _CALL_ARGS + r"\s*\}\}")
+_REF_CALL = re.compile(r"\{\{\s*ref" + _CALL_ARGS + r"\s*\}\}")
+_SOURCE_CALL = re.compile(r"\{\{\s*source" + _CALL_ARGS + r"\s*\}\}")
 _CONFIG = re.compile(r"\{\{\s*config\s*\((?:[^{}]|\{[^{}]*\})*\)\s*\}\}", re.DOTALL)
 _THIS = re.compile(r"\{\{\s*this\s*\}\}")
 
@@ -393,15 +592,28 @@ def _with_ctes(sql: str, ctes: list[tuple[str, str]], dialect: str | None) -> st
 def _relation(node: dict) -> str:
     if node.get("relation_name"):
         return node["relation_name"]
-    return f"{node['schema']}.{_alias(node)}"
+    return f"{_schema(node)}.{_alias(node)}"
 
 
 def _alias(node: dict) -> str:
-    return node.get("alias") or node.get("identifier") or node["name"]
+    return str(node.get("alias") or node.get("identifier") or node.get("name") or "")
 
 
-def _aliases(*names: str | None) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(n for n in names if n))
+def _schema(node: dict) -> str:
+    return str(node.get("schema") or "")
+
+
+def _kind(node: dict) -> str:
+    kind = node.get("resource_type")
+    return kind if kind in RANKS else _MODEL
+
+
+def _enabled(node: dict) -> bool:
+    return (node.get("config") or {}).get("enabled", True) is not False
+
+
+def _language(node: dict) -> str:
+    return str(node.get("language") or "sql").lower()
 
 
 def _materialized(node: dict) -> str:

@@ -8,7 +8,7 @@ says which file gives it, and the review gate compares files.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator, model_validator
 
@@ -57,13 +57,58 @@ def _dialect(value):
 
 class Column(_Declaration):
     """A column a table declares.  ``id`` is optional; when a file gives its columns ids, a
-    column keeps its id across renames (the review gate matches columns by id)."""
+    column keeps its id across renames (the review gate matches columns by id).  Defaults are
+    kept as written (``default``; ``initial_default`` and ``write_default`` as Iceberg names
+    them); none of them changes lineage."""
 
     name: str
     id: StrictInt | None = None
     type: str | None = None
     required: StrictBool = False
     doc: str | None = None
+    default: Any = None
+    initial_default: Any = None
+    write_default: Any = None
+
+
+# A partition field or a write-order (sort) field: as written, e.g. ``day(ordered_at)``, or a
+# mapping such as ``{column: ordered_at, transform: day}`` / ``{column: id, direction: desc}``.
+LayoutField = str | dict[str, Any]
+
+
+class Routing(_Declaration):
+    """Where a table's data is routed: its file format, the engine that writes it, and the
+    consumers it is delivered to."""
+
+    format: str | None = None
+    engine: str | None = None
+    consumers: tuple[str, ...] = ()
+
+
+class TableMetadata(_Declaration):
+    """The ordinary metadata of a table, kept as declared: nothing here changes lineage, and
+    a change to any of it is not escalated for review (seed 000's list)."""
+
+    doc: str | None = None
+    labels: dict[str, Any] | tuple[str, ...] | None = None
+    annotations: dict[str, Any] | None = None
+    identifier_fields: tuple[str, ...] = ()
+    schema_id: int | None = None
+    partitions: tuple[LayoutField, ...] = ()
+    properties: dict[str, Any] | None = None
+    write_order: tuple[LayoutField, ...] = ()
+    routing: Routing | None = None
+
+
+class DeclaredRead(_Declaration):
+    """A read an asset's author declared in its own code: a dbt model's ``ref()`` or
+    ``source()`` (its manifest's ``depends_on``).  ``name``: the full name of the table or view
+    read; ``call``: the call as written (``ref('stg_orders')``); ``through``: the ephemeral
+    models it is read through, each with the call that model declares, nearest first."""
+
+    name: str
+    call: str
+    through: tuple[tuple[str, str], ...] = ()
 
     _names = field_validator("name")(_identifier)
 
@@ -76,7 +121,7 @@ class Stewardship(_Declaration):
     certified: StrictBool = False
 
 
-class Table(_Declaration):
+class Table(TableMetadata):
     namespace: str
     name: str
     columns: tuple[Column, ...] = ()
@@ -85,6 +130,14 @@ class Table(_Declaration):
     certified: StrictBool = False
     file: str
     aliases: tuple[str, ...] = ()  # other short names it answers to (a dbt model's name)
+    # How strongly each alias holds a short name (parallel to ``aliases``; lower wins; empty:
+    # all alike): dbt's ``--select`` precedence, a model's name over a seed's over a source's.
+    alias_ranks: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()  # what the loader says of it (several dbt names, which one won)
+    # Whether ``columns`` (or, without any, the columns its SQL outputs) are all it has: a
+    # native declaration's are; a dbt node's YAML columns without catalog.json are only the
+    # ones documented, so SQL naming another column is not said to read an unknown one.
+    columns_complete: bool = True
 
     _names = field_validator("namespace", "name", "aliases")(_identifier)
 
@@ -96,6 +149,10 @@ class Table(_Declaration):
 class View(_Declaration):
     """A view: its SQL (always held inline, so it is read) and the reads its author lists."""
 
+    doc: str | None = None
+    labels: dict[str, Any] | tuple[str, ...] | None = None
+    annotations: dict[str, Any] | None = None
+    properties: dict[str, Any] | None = None
     namespace: str
     name: str
     sql: str
@@ -108,6 +165,12 @@ class View(_Declaration):
     file: str
     sql_read_from: str | None = None  # how the SQL was obtained when it is not the file's own text
     aliases: tuple[str, ...] = ()
+    alias_ranks: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+    columns_complete: bool = True
+    # The reads its code declares (dbt ``ref()``/``source()``); None: it declares them in
+    # ``reads`` instead (a native view).
+    refs: tuple[DeclaredRead, ...] | None = None
 
     _names = field_validator("namespace", "name", "aliases", "reads")(_identifier)
     _dialects = field_validator("dialect")(_dialect)
@@ -121,7 +184,11 @@ SqlOrigin = Literal["inline", "file"]
 
 
 class PipelineAsset(_Declaration):
-    """One asset of a pipeline: it writes one table, with SQL held inline or named in a file."""
+    """One asset of a pipeline: it writes one table, with SQL held inline or named in a file.
+
+    A native pipeline declares no read of another table (``refs`` None): what its SQL reads is
+    parsed.  A dbt model does (``refs``: its ``ref()`` and ``source()`` calls, possibly none).
+    ``language``: a dbt Python model's code is held but not read (only SQL is)."""
 
     name: str
     writes: str
@@ -131,6 +198,8 @@ class PipelineAsset(_Declaration):
     dialect: str | None = None
     sql_read_from: str | None = None
     file: str | None = None  # the file holding its SQL and depends_on, when not the pipeline's
+    refs: tuple[DeclaredRead, ...] | None = None
+    language: Literal["sql", "python"] = "sql"
 
     _names = field_validator("name", "writes", "depends_on")(_identifier)
     _dialects = field_validator("dialect")(_dialect)

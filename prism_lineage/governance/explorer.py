@@ -64,7 +64,8 @@ def explore(lineage: EnvironmentLineage, viewer: Viewer, asset: str, direction: 
     cut = len(ordered) > cut_at
     held = ordered[:cut_at]
     held_set = set(held)
-    nodes = [_node(lineage.assets[a], reached.distances[a], a in reached.next_to_cut) for a in held]
+    sees = lambda full_name: viewer.sees(lineage.environment, full_name)  # noqa: E731
+    nodes = [_node(lineage.assets[a], reached.distances[a], a in reached.next_to_cut, sees) for a in held]
     edges = [_row(lineage, lineage.edges[i]) for i in _edges_among(lineage, held_set)]
     sql_not_read = sum(1 for n in nodes if n.sql_status is not None)
     notes = _notes(edges, sql_not_read, marks, cut, cut_at)
@@ -87,11 +88,12 @@ def one_hop(lineage: EnvironmentLineage, viewer: Viewer, asset: str) -> Explorer
     return explore(lineage, viewer, asset, Direction.BOTH, 1)
 
 
-def _node(asset: Asset, distance: int, next_to_cut: bool) -> AssetNode:
+def _node(asset: Asset, distance: int, next_to_cut: bool, sees) -> AssetNode:
     status = asset.sql_status.value if asset.sql_status is not None else None
     return AssetNode(id=asset.id, name=asset.full_name, kind=asset.kind, owner=asset.owner, steward=asset.steward,
                      certified=asset.certified, sql_status=status, sql_read_from=asset.sql_read_from,
-                     reads_at_least=status is not None, note=NOT_VISIBLE if next_to_cut else None, distance=distance)
+                     reads_at_least=status is not None, note=NOT_VISIBLE if next_to_cut else None,
+                     notes=asset.visible_notes(sees), distance=distance)
 
 
 def _row(lineage: EnvironmentLineage, edge: LineageEdge) -> EdgeRow:

@@ -36,7 +36,11 @@ from .names import check_name
 PROJECT_FILE = "project.yaml"
 ACCESS_FILE = "access.yaml"
 _KINDS = ("tables", "views", "pipelines")
-_PATCHABLE = {"namespace", "name", "columns", "owner", "steward", "certified"}
+_PATCHABLE = {"namespace", "name", "columns", "owner", "steward", "certified", "doc", "labels", "annotations",
+              "identifier_fields", "schema_id", "partitions", "properties", "write_order", "routing"}
+# Fields of the declarations that only a loader sets (a dbt manifest's): a native file that
+# writes one is refused as an unknown field is.
+_LOADER_ONLY = {"refs", "language", "notes", "alias_ranks", "sql_read_from", "file", "columns_complete"}
 _ENVIRONMENT_SETTINGS = {"reviews"}
 _PROJECT_KEYS = ("name", "dialect", "environments", "default_environment")
 _ENVIRONMENT_FILE_KEYS = ("dialect", "patches")
@@ -217,6 +221,7 @@ def _declaration(kind: str, document: Any, file: str) -> Table | View | Pipeline
     if not isinstance(document, dict):
         raise ProjectError(f"{file}: expected a mapping declaring one {kind[:-1]}")
     values = {k: v for k, v in document.items() if k != "environments"}
+    _refuse_loader_only(values, file)
     only = document.get("environments")
     if only is not None and not (isinstance(only, list) and all(isinstance(n, str) for n in only)):
         raise ProjectError(f"{file}: 'environments' must be a list of environment names")
@@ -227,8 +232,19 @@ def _declaration(kind: str, document: Any, file: str) -> Table | View | Pipeline
         return _validated(View, values, file)
     assets = values.get("assets")
     if isinstance(assets, list):
+        for i, entry in enumerate(assets):
+            if isinstance(entry, dict):
+                _refuse_loader_only(entry, file, f"assets.{i}.")
         values["assets"] = [_validated(PipelineAsset, a, file) if isinstance(a, dict) else a for a in assets]
     return _validated(Pipeline, values, file)
+
+
+def _refuse_loader_only(values: dict[str, Any], file: str, where: str = "") -> None:
+    found = sorted(k for k in values if k in _LOADER_ONLY)
+    if found:
+        hint = (" (a pipeline declares no read of another table: what its SQL reads is parsed)"
+                if found[0] == "refs" else "")
+        raise ProjectError(f"{file}: {where}{found[0]}: Extra inputs are not permitted{hint}")
 
 
 def _access(root: Path) -> AccessPolicy:

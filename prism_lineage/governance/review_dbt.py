@@ -3,7 +3,9 @@
 The base is the project as it stands (its ``target/manifest.json`` and ``target/catalog.json``
 at the base revision), the proposed version the working tree's.  A table is a source, a seed or
 a model materialised as anything but a view or ephemeral (``dbt.py``), matched across the two
-versions by its ``unique_id``, and certified when ``meta.certified`` says so in either version.
+versions by its ``unique_id`` (a relation several nodes name — a seed and a source declared on
+it — by any of theirs), and certified when ``meta.certified`` says so, under any of its names,
+in either version.
 Its own file is its ``original_file_path`` (a model's ``.sql``, a seed's ``.csv``, the YAML
 that declares a source).  A change to a certified table waits when it
 
@@ -51,8 +53,9 @@ def dbt_review(base_dir: Path, proposed_dir: Path) -> tuple[Project, Project | N
     held: list[HeldChange] = []
     uncatalogued = 0
     files = {r.declaration.file for r in proposed.values()}
-    for uid, old in base.items():
-        new = proposed.get(uid)
+    proposed_by_uid = {uid: relation for relation in proposed.values() for uid in relation.unique_ids}
+    for _, old in sorted(base.items(), key=lambda item: item[1].declaration.full_name):
+        new = next((proposed_by_uid[u] for u in old.unique_ids if u in proposed_by_uid), None)
         if old.kind != "table" or not (old.declaration.certified or (new is not None and new.declaration.certified)):
             continue
         table = old.declaration

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from ..functions import FunctionRegistry
 from .access import Viewer, VisibilityScope
-from .declarations import Environment, Pipeline, PipelineAsset, Project, Table, View
+from .declarations import DeclaredRead, Environment, Pipeline, PipelineAsset, Project, Table, View
 from .errors import ScopeNotComputedError, UnknownEnvironmentError
 from .sql_reading import (
     AddressBook,
@@ -49,6 +49,9 @@ from .sql_reading import (
 from .statuses import (
     DECLARED_READ_NOTE,
     PIPELINE_ORDER_NOTE,
+    declared_only_note,
+    parsed_only_note,
+    ref_note,
     SQL_STATUS_ORDER,
     TOLD_TO_EVERYONE,
     TOLD_TO_SQL_VIEWERS,
@@ -65,8 +68,19 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadNote:
+    """What reading an asset's SQL says of it, in words (a column it reads that its table does
+    not declare, a read its declarations and its SQL disagree on).  ``mentions``: the full
+    names of the other assets it names: an answer shows it only to a viewer who sees them all."""
+
+    text: str
+    mentions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Asset:
-    """A table or a view of one environment."""
+    """A table or a view of one environment.  ``notes``: what its declarations say of it (a
+    relation with several dbt names, which won); ``read_notes``: what reading its SQL said."""
 
     id: str
     full_name: str
@@ -80,6 +94,13 @@ class Asset:
     aliases: tuple[str, ...] = ()
     sql_status: SqlStatus | None = None
     sql_read_from: str | None = None
+    alias_ranks: tuple[int, ...] = ()  # parallel to aliases: the lower rank wins a short name
+    notes: tuple[str, ...] = ()
+    read_notes: tuple[ReadNote, ...] = ()
+
+    def visible_notes(self, sees: Callable[[str], bool]) -> list[str]:
+        """Its notes as a viewer who sees the full names ``sees`` accepts is told them."""
+        return [*self.notes, *(n.text for n in self.read_notes if all(sees(m) for m in n.mentions))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +153,12 @@ class _Statement:
     via: Via
     file: str
     read_from: str | None
+    # What its author declares it reads (a native view's reads list, a dbt model's ref() and
+    # source() calls), each with the note its declared edge carries; None: declares nothing
+    # (a native pipeline asset), so its SQL is not compared with any declaration.
+    declared: tuple[tuple[str, str, str | None], ...] | None = None  # (full name, edge note, call)
+    declared_by: str = "reads"  # "reads" (a reads list) or "refs" (ref()/source() calls)
+    language: str = "sql"
 
 
 @dataclass
@@ -305,7 +332,8 @@ def _assets(project: str, env: Environment) -> dict[str, Asset]:
         identifier = asset_id(project, env.name, declaration.full_name)
         found[identifier] = Asset(identifier, declaration.full_name, declaration.namespace, declaration.name, kind,
                                   declaration.owner, declaration.steward, declaration.certified, declaration.file,
-                                  declaration.aliases)
+                                  declaration.aliases, alias_ranks=declaration.alias_ranks,
+                                  notes=declaration.notes)
     return found
 
 
@@ -333,6 +361,7 @@ class _Builder:
             self.declared_columns: dict[str, Columns | None] = {
                 d.full_name: tuple((c.name, c.type) for c in d.columns) or None for d in (*env.tables, *env.views)
             }
+            self.incomplete = frozenset(d.full_name for d in (*env.tables, *env.views) if not d.columns_complete)
             self.reader_functions = functions if functions is not None else FunctionRegistry.default()
         else:
             assert base is not None
@@ -343,8 +372,9 @@ class _Builder:
             self.statements = [s for s in base.statements if s.writer in self.visible]
             self.asset_statements = base.asset_statements
             self.declared_columns = {n: c for n, c in base.declared_columns.items() if n in self.visible}
+            self.incomplete = base.incomplete
             self.reader_functions = base.reader_functions
-        self.catalog = ProjectCatalog(self.book, self._columns_of)
+        self.catalog = ProjectCatalog(self.book, self._columns_of, lambda name: name not in self.incomplete)
         self.reader = SqlReader(self.book, self.catalog, self.reader_functions)  # type: ignore[arg-type]
         self.writers: dict[str, list[_Statement]] = {}
         for statement in self.statements:
@@ -361,14 +391,21 @@ class _Builder:
 
     def _statements(self) -> Iterable[_Statement]:
         for view in self.env.views:
+            if view.refs is not None:
+                declared, by = tuple((r.name, ref_note(r, view.file), r.call) for r in view.refs), "refs"
+            else:
+                declared, by = tuple((name, DECLARED_READ_NOTE, None) for name in view.reads), "reads"
             yield _Statement(view.full_name, view.sql, view.dialect or self.env.dialect, Via.VIEW, view.file,
-                             view.sql_read_from)
+                             view.sql_read_from, declared, by)
         for pipeline in self.env.pipelines:
             for asset in pipeline.assets:
                 if asset.writes not in self.ids:
                     continue  # writes a table this environment does not declare: no edge to draw
+                file = _asset_file(pipeline, asset)
+                declared = None if asset.refs is None else tuple((r.name, ref_note(r, file), r.call)
+                                                                 for r in asset.refs)
                 statement = _Statement(asset.writes, asset.sql, asset.dialect or self.env.dialect, Via.PIPELINE,
-                                       _asset_file(pipeline, asset), asset.sql_read_from)
+                                       file, asset.sql_read_from, declared, "refs", asset.language)
                 self.asset_statements[id(asset)] = statement
                 yield statement
 
@@ -421,6 +458,7 @@ class _Builder:
         """The assets with what reading their SQL said, and those whose SQL waits."""
         statuses: dict[str, list[SqlStatus]] = {}
         read_from: dict[str, str] = {}
+        notes: dict[str, dict[ReadNote, None]] = {}
         for statement in self.statements:
             result = self.results[self.index[id(statement)]]
             status = result if isinstance(result, SqlStatus) else result.status
@@ -428,6 +466,9 @@ class _Builder:
                 statuses.setdefault(statement.writer, []).append(status)
             if isinstance(result, StatementRead) and statement.read_from:
                 read_from.setdefault(statement.writer, statement.read_from)
+            if isinstance(result, StatementRead):
+                for note in self._read_notes(statement, result):
+                    notes.setdefault(statement.writer, {})[note] = None
         assets = dict(self.assets) if self.visible is None else {
             self.ids[w]: self.assets[self.ids[w]] for w in self.writers}
         waiting = set()
@@ -440,15 +481,44 @@ class _Builder:
         for writer, source in read_from.items():
             identifier = self.ids[writer]
             assets[identifier] = replace(assets[identifier], sql_read_from=source)
+        for writer, found in notes.items():
+            identifier = self.ids[writer]
+            assets[identifier] = replace(assets[identifier], read_notes=tuple(found))
         return assets, waiting
 
+    def _read_notes(self, statement: _Statement, read: StatementRead) -> Iterable[ReadNote]:
+        """Where what its author declares it reads and what its SQL reads disagree (only when
+        the SQL was read whole: a statement read in part may read more than it shows)."""
+        yield from self._unknown_column_notes(read)
+        if statement.declared is None or read.status is not None:
+            return
+        writer = statement.writer
+        declared = {name: call for name, _, call in statement.declared if name in self.ids and name != writer}
+        parsed = [name for name in read.reads if name != writer]
+        for name in parsed:
+            if name not in declared:
+                yield ReadNote(parsed_only_note(name, statement.declared_by), (name,))
+        for name, call in declared.items():
+            if name not in parsed:
+                yield ReadNote(declared_only_note(name, call), (name,))
+
+    def _unknown_column_notes(self, read: StatementRead) -> Iterable[ReadNote]:
+        """A column the SQL reads that its table does not declare (or, for an asset whose
+        columns come from its own SQL, does not output): read by name only, it is said."""
+        for name in read.reads:
+            missing = dict.fromkeys(link.source for link in read.columns_from(name)
+                                    if link.confidence == "unknown" and not self.reader.has_column(name, link.source))
+            if missing:
+                verb = "does not declare" if self.declared_columns.get(name) is not None else "does not output"
+                yield ReadNote(f"Reads {_and(list(missing))}, which {name} {verb}.", (name,))
+
     def _declared_edges(self) -> Iterable[LineageEdge]:
-        for view in self.env.views:
-            target = self.ids[view.full_name]
-            for read in view.reads:
+        for statement in self.statements:
+            target = self.ids[statement.writer]
+            for read, note, _ in statement.declared or ():
                 source = self.ids.get(read)
                 if source is not None and source != target:
-                    yield LineageEdge(source, target, Mark.DECLARED, Via.VIEW, view.file, None, DECLARED_READ_NOTE)
+                    yield LineageEdge(source, target, Mark.DECLARED, statement.via, statement.file, None, note)
         for pipeline in self.env.pipelines:
             by_name = {a.name: a for a in pipeline.assets}
             for asset in pipeline.assets:
@@ -481,12 +551,9 @@ class _Builder:
         for i, statement in enumerate(self.statements):
             order.add_edge(i, ("table", statement.writer))
             writes[statement.writer] = None
-        for view in self.env.views:
-            i = self._statement_of_view.get(view.full_name)
-            if i is None:
-                continue
-            for read in view.reads:
-                if read in writes and read != view.full_name:
+        for i, statement in enumerate(self.statements):
+            for read, _, _ in statement.declared or ():
+                if read in writes and read != statement.writer:
                     order.add_edge(("table", read), i)
         for pipeline in self.env.pipelines:
             own = {a.name: self._statement_of_asset.get(id(a)) for a in pipeline.assets}
@@ -503,10 +570,6 @@ class _Builder:
         return [self.statements[i] for i in nodes if isinstance(i, int)]
 
     @cached_property
-    def _statement_of_view(self) -> dict[str, int]:
-        return {s.writer: i for i, s in enumerate(self.statements) if s.via is Via.VIEW}
-
-    @cached_property
     def _statement_of_asset(self) -> dict[int, int]:
         """Each pipeline asset's statement (its position), by the asset object's id."""
         return {asset: self.index[id(statement)] for asset, statement in self.asset_statements.items()
@@ -521,6 +584,8 @@ class _Builder:
             return found
         if statement.sql is None:
             result: StatementRead | SqlStatus = SqlStatus.IN_FILE
+        elif statement.language != "sql":
+            result = SqlStatus.NOT_PARSED  # only SQL is read: what it reads is what it declares
         else:
             self.in_progress.add(statement.writer)
             try:
@@ -574,7 +639,8 @@ class _Builder:
         if full_name in self.derived:
             return self.derived[full_name]
         writers = self.writers.get(full_name, [])
-        if len(writers) != 1 or writers[0].sql is None or full_name in self.in_progress:
+        if len(writers) != 1 or writers[0].sql is None or writers[0].language != "sql" \
+                or full_name in self.in_progress:
             return None  # several statements, SQL in a file, or a cycle: read it schema-less
         result = self._result(writers[0])
         columns = None
@@ -582,6 +648,10 @@ class _Builder:
             columns = tuple((name, None) for name in result.outputs)
         self.derived[full_name] = columns
         return columns
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _asset_file(pipeline: Pipeline, asset: PipelineAsset) -> str:

@@ -22,6 +22,7 @@ to you."), but their columns, their SQL and how many of them there are are never
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -178,15 +179,24 @@ class ProjectCatalog(Catalog):
     """The catalog a statement is lowered against: declared assets, with their columns when
     they are known (declared, or derived from the asset's own SQL), schema-less otherwise."""
 
-    __slots__ = ("_book", "_columns_of", "_tables", "_recording", "names_only")
+    __slots__ = ("_book", "_columns_of", "_tables", "_recording", "names_only", "schemaless", "complete")
 
-    def __init__(self, book: AddressBook | ScopedBook, columns_of: Callable[[str], Columns | None]):
+    def __init__(self, book: AddressBook | ScopedBook, columns_of: Callable[[str], Columns | None],
+                 complete: Callable[[str], bool] | None = None):
         super().__init__([])
         self._book = book
         self._columns_of = columns_of
+        # Whether an asset's known columns are all it has (else a column it does not list is
+        # not said to be unknown: a dbt node documented without catalog.json).
+        self.complete = complete if complete is not None else (lambda full_name: True)
         self._tables: dict[str, CatalogTable | None] = {}
         self._recording: list[list[Dependency]] = []
         self.names_only = False  # read every asset schema-less (after a column was not declared)
+        self.schemaless: frozenset[str] = frozenset()  # these assets only, schema-less
+
+    def columns_of(self, full_name: str) -> Columns | None:
+        """The columns the catalog knows for an asset (declared, or derived from its SQL)."""
+        return self._columns_of(full_name)
 
     def lookup(self, parts, origin=None):  # type: ignore[override]
         found = self._book.find(tuple(parts))
@@ -197,7 +207,7 @@ class ProjectCatalog(Catalog):
             self._recording[-1].append(Dependency(tuple(parts), found.recorded, columns))
         if found.ambiguous:
             raise AmbiguousTableError(".".join(parts), list(found.ambiguous), origin)
-        if resolved is None or columns is None or self.names_only:
+        if resolved is None or columns is None or self.names_only or resolved in self.schemaless:
             return None
         table = self._tables.get(resolved)
         if table is None:
@@ -242,7 +252,7 @@ class SqlReader:
             try:
                 # On the deep-stack worker: SQL nested too deeply for the parser is refused
                 # (NestingTooDeepError), never a crash of the whole sync (prism_lineage.guarded).
-                statements, explanation = run_guarded(self._lowered, sql, dialect)
+                statements, explanation, re_read = run_guarded(self._lowered, sql, dialect)
             except PrismError:
                 return StatementRead(key, SqlStatus.NOT_PARSED, dependencies=tuple(recording.dependencies))
         analysed = [s for s in statements if s.root is not None]
@@ -262,28 +272,61 @@ class SqlReader:
                     owner = _owner_of(source.column, owners)
                     if owner is not None:
                         table, names = owner
-                        link = ColumnLink(source.column[len(table) + 1:], field.name, source.relationship,
-                                          source.transformation, source.confidence)
+                        column = source.column[len(table) + 1:]
                         for name in names:
-                            links[name][link] = None
+                            # Read again schema-less, a column its table does not have is
+                            # traced by name only: never an exact edge from it.
+                            confidence = "unknown" if re_read and not self.has_column(name, column) \
+                                else source.confidence
+                            links[name][ColumnLink(column, field.name, source.relationship, source.transformation,
+                                                   confidence)] = None
         return StatementRead(
             key, status, reads, tuple((name, tuple(found)) for name, found in links.items()),
             _usable_outputs(outputs) if status is None else None, tuple(recording.dependencies),
         )
 
     def _lowered(self, sql: str, dialect: str | None):
+        """The statement lowered and explained, and whether it had to be read again with some
+        assets schema-less because it names a column the catalog does not give them."""
         try:
             statements = lower(sql, self.catalog, dialect)
-        except UnknownColumnError:
+            re_read = False
+        except UnknownColumnError as error:
             # The SQL names a column the declarations do not list (declared columns are often
-            # incomplete, a dbt manifest's always are without catalog.json): read it again with
-            # every asset schema-less, so its tables and named columns are still traced.
-            previous, self.catalog.names_only = self.catalog.names_only, True
-            try:
-                statements = lower(sql, self.catalog, dialect)
-            finally:
-                self.catalog.names_only = previous
-        return statements, explain_statements(statements, self.functions)
+            # incomplete, a dbt manifest's always are without catalog.json, and a rename leaves
+            # readers naming the old column): read it again with the table it names schema-less
+            # — or, where the error does not say which table, every asset — so its tables and
+            # named columns are still traced (and the missing column is said, ``has_column``).
+            statements = self._schemaless_read(sql, dialect, error)
+            re_read = True
+        return statements, explain_statements(statements, self.functions), re_read
+
+    def _schemaless_read(self, sql: str, dialect: str | None, error: UnknownColumnError):
+        previous = self.catalog.names_only, self.catalog.schemaless
+        try:
+            for _ in range(16):
+                owner = self.book.resolve(tuple(error.table.split("."))) if error.table else None
+                if owner is None or owner in self.catalog.schemaless:
+                    break
+                self.catalog.schemaless = self.catalog.schemaless | {owner}
+                try:
+                    return lower(sql, self.catalog, dialect)
+                except UnknownColumnError as again:
+                    error = again
+            self.catalog.names_only = True
+            return lower(sql, self.catalog, dialect)
+        finally:
+            self.catalog.names_only, self.catalog.schemaless = previous
+
+    def has_column(self, full_name: str, column: str) -> bool:
+        """Whether ``column`` (a top-level name, or a path in one) is a column the catalog
+        gives ``full_name``; True where its columns are not known, or not all of them are
+        (nothing to compare with)."""
+        known = self.catalog.columns_of(full_name)
+        if known is None or column == "*" or column.endswith(".*") or not self.catalog.complete(full_name):
+            return True
+        names = {name.lower() for name, _ in known}
+        return column.lower() in names or top_level(column).lower() in names
 
     def _scan_owners(self, statements: list[Statement]) -> dict[str, tuple[str, ...]]:
         """Each table name the plans scan → the declared assets it is (none: not declared)."""
@@ -293,6 +336,11 @@ class SqlReader:
                 if isinstance(relation, Scan) and relation.opaque_reason is None and relation.table not in owners:
                     owners[relation.table] = self.book.find(tuple(relation.table.split("."))).owners
         return owners
+
+
+def top_level(column: str) -> str:
+    """The top-level column of a column path (``items[].sku`` → ``items``)."""
+    return re.split(r"[.\[]", column, maxsplit=1)[0]
 
 
 def _owner_of(column: str, owners: dict[str, tuple[str, ...]]) -> tuple[str, tuple[str, ...]] | None:

@@ -76,7 +76,8 @@ class Via(StrEnum):
 
 NOT_VISIBLE = "Some lineage is not visible to you."
 DECLARED_READ_NOTE = "Listed by the view's author; nothing checks it against the view's SQL."
-PIPELINE_ORDER_NOTE = "The pipeline runs one after the other; neither reads the other."
+PIPELINE_ORDER_NOTE = ("The pipeline runs the asset writing the first table before the one writing the second; "
+                       "this says nothing about whether one reads the other.")
 FILE_SQL_NOTE = "SQL kept in a file is not read, so what it reads is not shown."
 NO_COLUMN_NOTE = "No column is traced for this edge."
 NO_COLUMN_ANSWER_NOTE = "No column is traced for a parsed edge shown."
@@ -87,6 +88,30 @@ HELD_NOTE = ("This environment reviews changes: what the branch brings is held u
              "environment's move to it, and its lineage is not read until then.")
 NO_EDGE_NOTE = "No edge is drawn around this asset among the assets you may see."
 CUT_NOTE = "The answer is cut at {limit} assets: narrow it by direction or depth."
+
+
+def ref_note(read, file: str) -> str:
+    """The note of the declared edge a dbt ``ref()`` or ``source()`` call gives (``read``: a
+    ``declarations.DeclaredRead``)."""
+    if not read.through:
+        return f"Declared by {read.call} in {file}."
+    hops = "; ".join(f"{model} declares {call}" for model, call in read.through)
+    return f"Declared by {read.call} in {file}, through ephemeral models: {hops}."
+
+
+def parsed_only_note(name: str, declared_by: str) -> str:
+    """An asset whose SQL reads ``name`` that its declarations do not name."""
+    if declared_by == "refs":
+        return f"Its SQL reads {name} without ref() or source()."
+    return f"Its SQL reads {name}, which its reads list does not name."
+
+
+def declared_only_note(name: str, call: str | None) -> str:
+    """An asset that declares a read of ``name`` its SQL does not perform (``call``: the dbt
+    call declaring it; None: its reads list)."""
+    if call is not None:
+        return f"{call} declares a read of {name}, which its SQL does not perform."
+    return f"Its reads list names {name}, which its SQL does not read."
 
 
 def sql_not_read_note(count: int) -> str:

@@ -56,6 +56,8 @@ def render_explorer(answer: ExplorerAnswer) -> str:
             lines.append(f"{_INDENT * 3}SQL read from {_p(node.sql_read_from)}")
         if node.note is not None:
             lines.append(f"{_INDENT * 3}{_p(node.note)}")
+        for note in getattr(node, "notes", ()):
+            lines.append(f"{_INDENT * 3}{_p(note)}")
     lines += ["", "edges (one row per edge and mark)"]
     if not answer.edges:
         lines.append(f"{_INDENT}none")

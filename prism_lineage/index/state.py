@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from ..governance.rollup import Asset, LineageEdge
+from ..governance.rollup import Asset, LineageEdge, ReadNote
 from ..governance.sql_reading import ColumnLink, StatementRead
 from ..governance.statuses import Mark, SqlStatus, Via
 from .reader import IndexReader
@@ -89,11 +89,13 @@ def shared_links(values: pa.Array, *, extra: tuple[str, ...] = ()) -> tuple[list
 def _assets(table: pa.Table) -> dict[str, Asset]:
     found = {}
     rows = zip(*columns(table, "asset_id", "full_name", "namespace", "name", "kind", "owner", "steward", "certified",
-                        "file", "aliases", "sql_status", "sql_read_from"))
+                        "file", "aliases", "sql_status", "sql_read_from", "alias_ranks", "notes", "read_notes"))
     for (identifier, full_name, namespace, name, kind, owner, steward, certified, file, aliases, status,
-         read_from) in rows:
+         read_from, ranks, notes, read_notes) in rows:
         found[identifier] = Asset(identifier, full_name, namespace, name, kind, owner, steward, bool(certified), file,
-                                  tuple(aliases), SqlStatus(status) if status else None, read_from)
+                                  tuple(aliases), SqlStatus(status) if status else None, read_from,
+                                  tuple(ranks or ()), tuple(notes or ()),
+                                  tuple(ReadNote(n["text"], tuple(n["mentions"] or ())) for n in read_notes or ()))
     return found
 
 

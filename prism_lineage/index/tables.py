@@ -50,13 +50,20 @@ NODES = IndexTable("parse/nodes", "asset_id", Supersede.LATEST_BY, pa.schema([
     pa.field("asset_id", pa.string(), nullable=False), ("full_name", pa.string()), ("namespace", pa.string()),
     ("name", pa.string()), ("kind", pa.string()), ("owner", pa.string()), ("steward", pa.string()),
     ("certified", pa.bool_()), ("file", pa.string()),
-    pa.field("aliases", pa.list_(pa.string()), nullable=False), INGESTED_AT]))
+    pa.field("aliases", pa.list_(pa.string()), nullable=False),
+    # Added after v1's first files (a missing list reads as empty): each alias's precedence,
+    # and what the declarations say of the asset in words.
+    pa.field("alias_ranks", pa.list_(pa.int32()), nullable=False),
+    pa.field("notes", pa.list_(pa.string()), nullable=False), INGESTED_AT]))
+
+READ_NOTE = pa.struct([("text", pa.string()), pa.field("mentions", pa.list_(pa.string()), nullable=False)])
 
 READS = IndexTable("compile/reads", "asset_id", Supersede.LATEST_BY, pa.schema([
     pa.field("asset_id", pa.string(), nullable=False), ("sql_status", pa.string()), ("sql_read_from", pa.string()),
-    INGESTED_AT]))
+    # Added after v1's first files: what reading the SQL said of the asset (rollup.ReadNote).
+    pa.field("read_notes", pa.list_(READ_NOTE), nullable=False), INGESTED_AT]))
 
-COMPILED_COLUMNS = ("sql_status", "sql_read_from")
+COMPILED_COLUMNS = ("sql_status", "sql_read_from", "read_notes")
 
 MERGED_NODES = IndexTable("lineage/nodes", "asset_id", Supersede.LATEST_BY, pa.schema([
     *[f for f in NODES.schema if f.name != "ingested_at"],

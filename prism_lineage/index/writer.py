@@ -129,23 +129,25 @@ class EpochWriter:
 def _declared(asset: Asset) -> tuple:
     """What the parse layer holds of an asset: its declaration."""
     return (asset.full_name, asset.namespace, asset.name, asset.kind, asset.owner, asset.steward, asset.certified,
-            asset.file, asset.aliases)
+            asset.file, asset.aliases, asset.alias_ranks, asset.notes)
 
 
 def _compiled(asset: Asset) -> tuple:
     """What the compile layer holds of an asset: what reading its SQL said."""
-    return (asset.sql_status, asset.sql_read_from)
+    return (asset.sql_status, asset.sql_read_from, asset.read_notes)
 
 
 def _node_row(asset: Asset) -> dict:
     return {"asset_id": asset.id, "full_name": asset.full_name, "namespace": asset.namespace, "name": asset.name,
             "kind": asset.kind, "owner": asset.owner, "steward": asset.steward, "certified": asset.certified,
-            "file": asset.file, "aliases": list(asset.aliases)}
+            "file": asset.file, "aliases": list(asset.aliases), "alias_ranks": list(asset.alias_ranks),
+            "notes": list(asset.notes)}
 
 
 def _read_row(asset: Asset) -> dict:
     return {"asset_id": asset.id, "sql_status": asset.sql_status.value if asset.sql_status else None,
-            "sql_read_from": asset.sql_read_from}
+            "sql_read_from": asset.sql_read_from,
+            "read_notes": [{"text": n.text, "mentions": list(n.mentions)} for n in asset.read_notes]}
 
 
 def _edge_row(edge: LineageEdge) -> dict:

@@ -16,7 +16,7 @@ import test_gov_explorer
 import test_gov_impact
 import test_gov_properties
 import test_gov_visibility
-from gov_helpers import DBT, SHOP
+from gov_helpers import DBT, DBT2, SHOP
 from store_helpers import StoreBacked
 
 from prism_lineage.control import answers as light
@@ -55,7 +55,7 @@ def _names(lineage):
     return sorted(names) + ["nothing.here", "sandbox.experiments", ""]
 
 
-@pytest.mark.parametrize("root,environment", [(SHOP, "prod"), (SHOP, "dev"), (DBT, None)])
+@pytest.mark.parametrize("root,environment", [(SHOP, "prod"), (SHOP, "dev"), (DBT, None), (DBT2, None)])
 def test_every_answer_of_the_examples_from_the_store(tmp_path, root, environment):
     project, access = load_project(root)
     summary = control_sync(root, tmp_path, environment)

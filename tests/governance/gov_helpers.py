@@ -19,6 +19,7 @@ from prism_lineage.governance.rollup import EnvironmentLineage, sync
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = ROOT / "examples" / "shop"
 DBT = ROOT / "tests" / "fixtures" / "dbt_project"
+DBT2 = ROOT / "tests" / "fixtures" / "dbt_project_2"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 

@@ -43,9 +43,15 @@ def test_mapping_of_resources(compiled):
     assert sorted(v.full_name for v in env.views) == ["main.stg_customers", "main.stg_orders", "main.top_customers"]
     [pipeline] = env.pipelines
     assert pipeline.name == "jaffle"
-    assert {a.name: a.depends_on for a in pipeline.assets} == {"customers": ("orders",), "orders": ()}
+    # ref() and source() are declared reads (no pipeline order beside them), ephemerals traced through.
+    assert {a.name: a.depends_on for a in pipeline.assets} == {"customers": (), "orders": ()}
+    assert {a.name: [(r.name, r.call, r.through) for r in a.refs] for a in pipeline.assets} == {
+        "customers": [("main.stg_customers", "ref('stg_customers')", ()), ("main.orders", "ref('orders')", ()),
+                      ("main.country_codes", "ref('country_codes')", ())],
+        "orders": [("main.stg_orders", "ref('stg_orders')", ()),
+                   ("raw.payments", "ref('stg_payments')", (("stg_payments", "source('raw', 'payments')"),))]}
     views = {v.name: v for v in env.views}
-    assert views["top_customers"].reads == ("main.customers",)
+    assert [r.name for r in views["top_customers"].refs] == ["main.customers"]
 
 
 def test_meta_gives_owner_steward_and_certified(compiled):
@@ -67,8 +73,11 @@ def test_catalog_gives_column_types(compiled):
 def test_ephemeral_model_is_traced_to_its_own_reads(compiled, raw):
     for lineage in (compiled[1], raw):
         payments, orders = lineage.by_name["raw.payments"], lineage.by_name["main.orders"]
-        [edge] = [e for e in lineage.edges if e.source == payments and e.target == orders]
+        declared, edge = [e for e in lineage.edges if e.source == payments and e.target == orders]
         assert edge.mark == "parsed" and edge.file == "models/marts/orders.sql"
+        assert declared.mark == "declared" and declared.note == (
+            "Declared by ref('stg_payments') in models/marts/orders.sql, through ephemeral models: "
+            "stg_payments declares source('raw', 'payments').")
         assert ("amount_cents", "amount", "value") in [(c.source, c.target, c.relationship) for c in edge.columns]
         assert not any("stg_payments" in a.full_name for a in lineage.assets.values())
 

@@ -92,7 +92,7 @@ def test_changing_the_schema_or_alias_waits(versions):
     [held] = review(base, proposed, OWNER).held
     assert held.reason == "changes the namespace or the name the file declares of a certified table"
     edit(proposed, "manifest.json", lambda d: d["sources"][RAW_ORDERS].update(schema="landing"))
-    assert [h.table for h in review(base, proposed, OWNER).held] == ["raw.orders", "main.orders"]
+    assert [h.table for h in review(base, proposed, OWNER).held] == ["main.orders", "raw.orders"]
 
 
 def test_deleting_a_certified_model_or_taking_a_source_out_of_its_yaml_waits(versions):
