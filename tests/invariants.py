@@ -221,6 +221,8 @@ def named_identifiers(sql: str, dialect: str | None, catalog: Catalog | None = N
                 star = True
             elif isinstance(node, exp.Join) and str(node.args.get("method") or "").upper() == "NATURAL":
                 star = True  # NATURAL JOIN names its columns implicitly
+            elif isinstance(node, exp.Pivot):
+                star = True  # PIVOT groups by (UNPIVOT keeps) every column it does not name
             elif isinstance(node, exp.Clone) or (isinstance(node, exp.Var) and node.name.upper() == "ROW"
                                                  and isinstance(node.parent, exp.Insert)):
                 star = True  # CREATE TABLE … CLONE and MERGE … INSERT ROW copy every column

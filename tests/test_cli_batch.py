@@ -101,7 +101,7 @@ def test_log_json_lines_in_order_with_failures_in_place(capsys, tmp_path, schema
     assert [(r["index"], r["line"]) for r in records] == [(0, 1), (1, 3), (2, 5), (3, 6), (4, 7)]
     assert records[2]["error"] == {
         "exit_code": 5, "type": "UnknownColumnError", "line": 5, "column": 8,
-        "message": "unknown column 'nope'; available: t.a, t.b, t.c",
+        "message": "unknown column 'nope' of t; available: a, b, c",
     }
     assert records[3]["error"]["exit_code"] == 4 and records[3]["error"]["line"] == 6
     # The statements that were explained answer exactly as a single-file run does.
@@ -206,7 +206,7 @@ def test_the_first_failure_of_a_script_ends_its_file(capsys, scripts, schema_fil
     assert broken[1]["line"] == 2
     assert broken[1]["error"] == {
         "exit_code": 5, "type": "UnknownColumnError", "line": 2, "column": 8,
-        "message": "unknown column 'nope'; available: x.a; the 2 statements after it in this script are not explained",
+        "message": "unknown column 'nope' of x; available: a; the 2 statements after it in this script are not explained",
     }
     unparsable = [r for r in records if r["file"].endswith("c_unparsable.sql")]
     assert len(unparsable) == 1 and (unparsable[0]["index"], unparsable[0]["line"]) == (None, None)
@@ -225,7 +225,7 @@ def test_directory_through_script_text_names_each_file(capsys, scripts, schema_f
         f"{folder / 'a_nightly.sql'} statement 1: create_table → paid",
         f"{folder / 'a_nightly.sql'} statement 2: select",
         f"{folder / 'b_broken.sql'} statement 1: create_table → x",
-        f"{folder / 'b_broken.sql'} statement 2: error 5: unknown column 'nope'; available: x.a; the 2 statements "
+        f"{folder / 'b_broken.sql'} statement 2: error 5: unknown column 'nope' of x; available: a; the 2 statements "
         "after it in this script are not explained (at line 2, column 8)",
     ]
     assert heads[4].startswith(f"{folder / 'c_unparsable.sql'} file: error 4: cannot parse the SQL")

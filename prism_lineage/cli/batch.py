@@ -104,7 +104,7 @@ def run_batch(args, jobs: int) -> int:
             "--through-script reads a file as one script, whose statements depend on each other in order, but "
             "--jobs reads it as a query log of independent statements: drop --jobs to explain the file as a "
             "script, or give a directory to explain each of its files as a script, in parallel")
-    catalog = read_catalog(args.schema)
+    catalog = read_catalog(args.schema, getattr(args, "strict", False))
     functions = read_functions(args.functions)
     dialect = get_dialect(args.dialect)  # an unknown dialect is a usage error before any work
     inputs = _inputs(args.file)  # read now: a missing path fails before any work

@@ -76,7 +76,7 @@ def run(args) -> int:
         from .batch import default_jobs, run_batch
 
         return run_batch(args, args.jobs or default_jobs())
-    catalog = read_catalog(args.schema)
+    catalog = read_catalog(args.schema, getattr(args, "strict", False))
     functions = read_functions(args.functions)
     statements = substrait_statements(args, catalog)
     plan = frame_plan(args)

@@ -30,7 +30,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    catalog = read_catalog(args.schema)
+    catalog = read_catalog(args.schema, getattr(args, "strict", False))
     functions = read_functions(args.functions)
     statements = substrait_statements(args, catalog)
     plan = frame_plan(args)

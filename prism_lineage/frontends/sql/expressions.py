@@ -37,6 +37,7 @@ from ...ir import (
 )
 from ...ir import types as T
 from . import generators, lookups, nested, semi_structured
+from .variables import read_variable, variable_name
 
 if TYPE_CHECKING:
     from .select import SelectState
@@ -177,6 +178,10 @@ class ExpressionLowerer:
             raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or COUNT",
                                         origin=self.ctx.origin(node.this))
         origin = self.ctx.origin(node.this)
+        if not node.table and self._names_a_variable(node):
+            variable = read_variable(self.ctx.normalizer.part(node.this), origin, self.ctx)
+            if variable is not None:
+                return variable
         try:
             resolved = self.scope.resolve(node, origin)
         except UnknownTableError:
@@ -205,6 +210,48 @@ class ExpressionLowerer:
         if mode is not Mode.ROWS and self.state.aggregate is not None:
             return self.state.aggregate.bare_column(resolved, self)
         return resolved
+
+    def _names_a_variable(self, node: exp.Column) -> bool:
+        """Whether an unqualified name is a script variable rather than a column: a column of
+        that name a table of the query declares wins (as in BigQuery); when only tables whose
+        columns are not in the schema could hold it, it is the variable, and the answer says so."""
+        lookup = getattr(self.ctx.catalog, "variable", None)
+        if lookup is None:
+            return False
+        name = self.ctx.normalizer.part(node.this)
+        variable = lookup(name)
+        if variable is None:
+            return False
+        key = name.lower()
+        open_sources = []
+        scope = self.scope
+        while scope is not None:
+            if key in scope.merged or any(s.has(key) for s in scope.sources):
+                return False
+            open_sources += [s for s in scope.sources if s.is_open]
+            scope = scope.outer
+        if open_sources:
+            labels = ", ".join(s.label for s in open_sources)
+            reason = (f"{name} is read as the script variable ({variable.what}{variable.at()}); a column {name} of "
+                      f"{labels}, whose columns are not in the schema, would take its place")
+            if all(u.reason != reason for u in self.ctx.uncertain):
+                self.ctx.uncertain_about(reason, None, self.ctx.origin(node.this))
+        return True
+
+    def parameter(self, node: exp.Expression, mode: Mode) -> Expr:
+        """``$x`` (Snowflake), ``@x`` (T-SQL, MySQL): a script variable, else a value bound at
+        run time (no source)."""
+        name = variable_name(node, self.ctx)
+        if name is not None:
+            # sqlglot keeps no position for ``$x``: the nearest enclosing expression's stands in.
+            origin = self.ctx.origin(node) or self._span(node)
+            parent = node.parent
+            while origin is None and parent is not None:
+                origin, parent = self._span(parent), parent.parent
+            found = read_variable(name, origin, self.ctx)
+            if found is not None:
+                return found
+        return self.literal(node, mode)
 
     def _names_a_derived_source(self, node: exp.Column) -> bool:
         if len(node.parts) != 2:
@@ -427,6 +474,7 @@ class ExpressionLowerer:
         distinct = False
         star = False
         order_by: tuple[SortKey, ...] = ()
+        limit: Expr | None = None
         args: list[Expr] = []
         arguments = list(node.args.items())
         if isinstance(node, exp.WithinGroup):
@@ -436,6 +484,12 @@ class ExpressionLowerer:
             for item in items:
                 if not isinstance(item, exp.Expression) or isinstance(item, exp.DataType):
                     continue
+                if isinstance(item, exp.Limit) and item.this is not None:
+                    # ``ARRAY_AGG(x ORDER BY y LIMIT 5)`` (BigQuery, DuckDB): the first values
+                    # in the ORDER BY's order; the count is not a value of the aggregate.
+                    count = item.args.get("expression")
+                    limit = self.lower(count, mode) if count is not None else None
+                    item = item.this
                 if isinstance(item, exp.Star):
                     star = True
                 elif isinstance(item, exp.Distinct):
@@ -453,7 +507,8 @@ class ExpressionLowerer:
             origin = self.ctx.join(origin, arg.origin)
         type_ = _aggregate_type(name, args)
         return AggregateCall(
-            self.ctx.ids.new("agg", origin), origin, type_, name, tuple(args), distinct, filter_expr, order_by, star
+            self.ctx.ids.new("agg", origin), origin, type_, name, tuple(args), distinct, filter_expr, order_by, star,
+            limit,
         )
 
     def filtered_aggregate(self, node: exp.Filter, mode: Mode) -> Expr:
@@ -611,7 +666,7 @@ _HANDLERS: dict[type, object] = {
     exp.Var: _L.literal,
     exp.Identifier: _L.literal,
     exp.Placeholder: _L.literal,
-    exp.Parameter: _L.literal,
+    exp.Parameter: _L.parameter,
     exp.SessionParameter: _L.literal,
     exp.Paren: _L.passthrough,
     exp.Alias: _L.passthrough,

@@ -300,8 +300,12 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
     order = node.args.get("order")
     sort_keys: list[tuple[int | Expr, exp.Ordered]] = []
     if order is not None:
-        for ordered in order.expressions:
-            sort_keys.append((_order_target(ordered.this, items, state, lowerer), ordered))
+        keys_seen = [(_order_target(ordered.this, items, state, lowerer), ordered) for ordered in order.expressions]
+        # SQL keeps the order of a derived table's rows nowhere: its ORDER BY matters only when
+        # a row limit (LIMIT, TOP, FETCH, OFFSET, DISTINCT ON) picks rows by it, or when the
+        # rows are the statement's result (specs/sort-limit-distinct.md).
+        if ctx.is_result(node) or picks_rows(node) or distinct_on:
+            sort_keys = keys_seen
 
     # --- build the operators -----------------------------------------------------------
     relation = from_clause.build()
@@ -337,16 +341,28 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
         target = columns[index]
         return FieldRef(ctx.ids.new("col", target.origin), target.origin, target.type, target.id)
 
-    if distinct is not None:
-        on = tuple(output_ref(key) for key in distinct_on)
-        relation = Distinct(ctx.ids.new("distinct", project_origin), project_origin, relation, on)
-    if sort_keys:
+    def sort(relation: Relation) -> Relation:
         keys = tuple(
             SortKey(output_ref(key), bool(ordered.args.get("desc")), ordered.args.get("nulls_first"))
             for key, ordered in sort_keys
         )
         origin = _span_all(ctx, [k.expr for k in keys])
-        relation = Sort(ctx.ids.new("sort", origin), origin, relation, keys)
+        ordered_rows = Sort(ctx.ids.new("sort", origin), origin, relation, keys)
+        if ctx.is_result(node):
+            ctx.ordering = (ordered_rows.id,)
+        return ordered_rows
+
+    if distinct_on:
+        # DISTINCT ON keeps the first row of each group in the ORDER BY's order: sort first.
+        if sort_keys:
+            relation = sort(relation)
+        on = tuple(output_ref(key) for key in distinct_on)
+        relation = Distinct(ctx.ids.new("distinct", project_origin), project_origin, relation, on)
+    else:
+        if distinct is not None:
+            relation = Distinct(ctx.ids.new("distinct", project_origin), project_origin, relation, ())
+        if sort_keys:
+            relation = sort(relation)
     relation = queries.apply_limit(node, relation, scope, env)
     if hidden:
         visible = columns[: len(items)]
@@ -355,6 +371,11 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
         relation = Project(final_id, project_origin, relation, refs,
                            tuple(Field(field_id(final_id, i), f.name, f.type, f.origin) for i, f in enumerate(visible)))
     return relation
+
+
+def picks_rows(node: exp.Expression) -> bool:
+    """Whether a row limit of ``node`` (LIMIT, TOP, FETCH, OFFSET) picks rows by its order."""
+    return node.args.get("limit") is not None or node.args.get("offset") is not None
 
 
 # --- select list --------------------------------------------------------------------------
