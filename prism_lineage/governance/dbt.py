@@ -40,6 +40,7 @@ from sqlglot.errors import SqlglotError
 from ..terminal import printable
 from .access import AccessPolicy
 from .declarations import Column, DeclaredRead, Environment, Pipeline, PipelineAsset, Project, Table, View
+from .dbt_shape import check_catalog, check_manifest
 from .errors import ProjectError
 from .files import load_json, load_yaml
 
@@ -138,11 +139,14 @@ def _importer(root: Path, manifest: str = MANIFEST_FILE, catalog: str | None = "
     if not isinstance(metadata, dict):
         raise ProjectError(f"{manifest}: 'metadata' must be an object")
     _check_schema_version(metadata, manifest)
+    check_manifest(manifest_document, manifest)
     if catalog == "":
         catalog = CATALOG_FILE if (root / CATALOG_FILE).is_file() else None
     catalog_document = load_json(catalog_root or root, catalog) if catalog is not None else {}
     if not isinstance(catalog_document, dict):
         raise ProjectError(f"{catalog}: expected a JSON object")
+    if catalog is not None:
+        check_catalog(catalog_document, catalog)
     nodes = _mapping(manifest_document, "nodes", manifest)
     sources = _mapping(manifest_document, "sources", manifest)
     if not all(isinstance(v, dict) for v in (*nodes.values(), *sources.values())):
