@@ -17,6 +17,7 @@ from .errors import (
     AmbiguousTableError,
     InputError,
     InvalidStatementError,
+    MissingTableError,
     NestingTooDeepError,
     ParseError,
     PrismError,
@@ -44,7 +45,8 @@ _LAZY = {
 __all__ = [
     "AmbiguousColumnError", "AmbiguousFieldError", "AmbiguousTableError", "Catalog", "Confidence", "Explanation", "FunctionInfo",
     "FunctionRegistry", "InputError",
-    "InvalidStatementError", "LineageGraph", "NestingTooDeepError", "ParseError", "PrismError", "Relationship", "ResolutionError",
+    "InvalidStatementError", "LineageGraph", "MissingTableError", "NestingTooDeepError", "ParseError", "PrismError",
+    "Relationship", "ResolutionError",
     "SchemaError", "Transformation", "UnknownColumnError", "UnknownDialectError", "UnknownFieldError", "UnknownTableError",
     "UnknownTargetError", "UsageError", "explain", "lineage_graphs", "load_schema",
 ]

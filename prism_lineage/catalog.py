@@ -67,11 +67,14 @@ class Table:
 class Catalog:
     """Tables by name; lookups match a query's (possibly partial) dotted name by suffix."""
 
-    __slots__ = ("_by_last", "tables", "document")
+    __slots__ = ("_by_last", "tables", "document", "strict")
 
-    def __init__(self, tables: list[Table], document: Mapping[str, Any] | None = None):
+    def __init__(self, tables: list[Table], document: Mapping[str, Any] | None = None, *, strict: bool = False):
         self.tables = tables
         self.document = document or {}
+        # ``strict``: a query reading a table this (non-empty) catalog does not declare is refused,
+        # instead of being read without a schema and said in ``uncertain`` (specs/uncertainty.md).
+        self.strict = strict
         self._by_last: dict[str, list[Table]] = {}
         for table in tables:
             self._by_last.setdefault(table.parts[-1].lower(), []).append(table)
@@ -91,6 +94,23 @@ class Catalog:
         tables: list[Table] = []
         _collect_tables(mapping, (), tables, source)
         return cls(tables, document)
+
+    def strictly(self) -> "Catalog":
+        """The same tables, refusing a read of any other (``--strict``)."""
+        return Catalog(self.tables, self.document, strict=True)
+
+    def close_names(self, name: str, limit: int = 3) -> list[str]:
+        """Declared table names that look like ``name`` (a typo's likely meaning)."""
+        import difflib
+
+        wanted = name.lower()
+        by_key: dict[str, str] = {}
+        for table in self.tables:
+            by_key.setdefault(table.name.lower(), table.name)
+            by_key.setdefault(table.parts[-1].lower(), table.name)
+        found = difflib.get_close_matches(wanted, list(by_key), n=limit * 2, cutoff=0.6)
+        found += difflib.get_close_matches(wanted.rpartition(".")[2], list(by_key), n=limit * 2, cutoff=0.6)
+        return list(dict.fromkeys(by_key[k] for k in found))[:limit]
 
     def lookup(self, parts: tuple[str, ...], origin: Origin | None = None) -> Table | None:
         """The table whose dotted name ends with ``parts`` (already dialect-normalised)."""

@@ -83,11 +83,25 @@ class ResolutionError(PrismError):
     exit_code = 5
 
 
+def closest(name: str, candidates: list[str]) -> str | None:
+    """The candidate that looks most like ``name`` (a typo's likely meaning), if any does;
+    ``t.col`` candidates are compared by their column name."""
+    import difflib
+
+    by_name: dict[str, str] = {}
+    for candidate in candidates:
+        by_name.setdefault(candidate.rpartition(".")[2].lower(), candidate)
+    found = difflib.get_close_matches(name.lower(), list(by_name), n=1, cutoff=0.6)
+    return by_name[found[0]] if found else None
+
+
 class UnknownColumnError(ResolutionError):
     def __init__(self, column: str, *, table: str | None, available: list[str], origin: Origin | None):
         where = f" of {table}" if table else ""
         shown = ", ".join(available[:12]) + (", …" if len(available) > 12 else "")
-        hint = f"; available: {shown}" if available else ""
+        guess = closest(column, available)
+        hint = f" (did you mean {guess}?)" if guess else ""
+        hint += f"; available: {shown}" if available else ""
         super().__init__(f"unknown column '{column}'{where}{hint}", origin=origin)
         self.column_name = column
         self.table = table
@@ -109,6 +123,18 @@ class UnknownTableError(ResolutionError):
         super().__init__(f"unknown table or alias '{name}'{hint}", origin=origin)
         self.name = name
         self.available = available
+
+
+class MissingTableError(UnknownTableError):
+    """A query reads a table the schema given does not declare, and ``strict`` refuses it."""
+
+    def __init__(self, name: str, close: list[str], origin: Origin | None):
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+        ResolutionError.__init__(
+            self, f"table '{name}' is not in the schema{hint}: with --strict, every table read must be declared",
+            origin=origin)
+        self.name = name
+        self.available = close
 
 
 class UnknownTargetError(UnknownTableError):

@@ -101,7 +101,7 @@ def test_log_json_lines_in_order_with_failures_in_place(capsys, tmp_path, schema
     assert [(r["index"], r["line"]) for r in records] == [(0, 1), (1, 3), (2, 5), (3, 6), (4, 7)]
     assert records[2]["error"] == {
         "exit_code": 5, "type": "UnknownColumnError", "line": 5, "column": 8,
-        "message": "unknown column 'nope'; available: t.a, t.b, t.c",
+        "message": "unknown column 'nope' of t; available: a, b, c",
     }
     assert records[3]["error"]["exit_code"] == 4 and records[3]["error"]["line"] == 6
     # The statements that were explained answer exactly as a single-file run does.
@@ -151,11 +151,23 @@ def test_directory_without_sql_files(capsys, tmp_path) -> None:
     assert code == 3 and err.strip() == f"prism-lineage: error: no .sql files in the directory {tmp_path}"
 
 
-def test_jobs_do_not_apply_to_a_substrait_plan(capsys, tmp_path) -> None:
-    code, _, err = run(capsys, "explain", "--substrait", tmp_path / "plan.bin", "--jobs", "2")
-    assert code == 2
-    assert err.strip() == ("prism-lineage: error: --jobs and directories are for SQL statements; "
-                           "a --substrait plan is explained whole")
+@pytest.mark.parametrize("option", ["--substrait", "--spark-connect", "--frame"])
+def test_jobs_and_scripts_do_not_apply_to_a_plan(capsys, tmp_path, option) -> None:
+    """Refused before the plan is read (it does not exist): never ignored silently."""
+    code, out, err = run(capsys, "explain", option, tmp_path / "plan.bin", "--jobs", "2")
+    assert (code, out) == (2, "")
+    assert err.strip() == (f"prism-lineage: error: --jobs and directories are for SQL statements; "
+                           f"a {option} plan is explained whole: drop --jobs")
+    for command in ("explain", "graph"):
+        code, out, err = run(capsys, command, option, tmp_path / "plan.bin", "--through-script")
+        assert (code, out) == (2, "")
+        assert err.strip() == (f"prism-lineage: error: --through-script follows the statements of a SQL script; "
+                               f"a {option} plan is one statement: drop --through-script")
+    folder = tmp_path / "queries"
+    folder.mkdir()
+    (folder / "a.sql").write_text("SELECT a FROM t")
+    code, _, err = run(capsys, "explain", folder, option, tmp_path / "plan.bin")
+    assert code == 2 and "not both" in err
 
 
 # --- a directory of scripts (--through-script) -------------------------------------------------
@@ -206,7 +218,7 @@ def test_the_first_failure_of_a_script_ends_its_file(capsys, scripts, schema_fil
     assert broken[1]["line"] == 2
     assert broken[1]["error"] == {
         "exit_code": 5, "type": "UnknownColumnError", "line": 2, "column": 8,
-        "message": "unknown column 'nope'; available: x.a; the 2 statements after it in this script are not explained",
+        "message": "unknown column 'nope' of x; available: a; the 2 statements after it in this script are not explained",
     }
     unparsable = [r for r in records if r["file"].endswith("c_unparsable.sql")]
     assert len(unparsable) == 1 and (unparsable[0]["index"], unparsable[0]["line"]) == (None, None)
@@ -225,7 +237,7 @@ def test_directory_through_script_text_names_each_file(capsys, scripts, schema_f
         f"{folder / 'a_nightly.sql'} statement 1: create_table → paid",
         f"{folder / 'a_nightly.sql'} statement 2: select",
         f"{folder / 'b_broken.sql'} statement 1: create_table → x",
-        f"{folder / 'b_broken.sql'} statement 2: error 5: unknown column 'nope'; available: x.a; the 2 statements "
+        f"{folder / 'b_broken.sql'} statement 2: error 5: unknown column 'nope' of x; available: a; the 2 statements "
         "after it in this script are not explained (at line 2, column 8)",
     ]
     assert heads[4].startswith(f"{folder / 'c_unparsable.sql'} file: error 4: cannot parse the SQL")

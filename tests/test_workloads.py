@@ -84,13 +84,17 @@ def test_tpch_q1_count_star() -> None:
 
 def test_tpch_q3_revenue() -> None:
     # Comma joins: c_custkey = o_custkey and l_orderkey = o_orderkey are join predicates; the
-    # other conjuncts are filters.  ORDER BY revenue desc, o_orderdate (the CAST's alias).
+    # other conjuncts are filters.  ORDER BY revenue desc, o_orderdate (the CAST's alias) LIMIT
+    # 10: the order keys pick the rows (control) and order them (sort, by the keys' values: the
+    # aggregate, the cast).
     assert field_sources("tpch", "q03", "revenue") == {
         "value": exact("aggregate", "lineitem.l_discount", "lineitem.l_extendedprice"),
         "grouping": exact("aggregate", "lineitem.l_orderkey", "orders.o_orderdate", "orders.o_shippriority"),
-        "control": exact("filter", "customer.c_mktsegment", "lineitem.l_shipdate", "orders.o_orderdate"),
+        "control": exact("filter", "customer.c_mktsegment", "lineitem.l_discount", "lineitem.l_extendedprice",
+                         "lineitem.l_shipdate", "orders.o_orderdate"),
         "join": exact("join", "customer.c_custkey", "lineitem.l_orderkey", "orders.o_custkey", "orders.o_orderkey"),
-        "sort": exact("identity", "lineitem.l_discount", "lineitem.l_extendedprice", "orders.o_orderdate"),
+        "sort": exact("aggregate", "lineitem.l_discount", "lineitem.l_extendedprice")
+        + exact("expression", "orders.o_orderdate"),
     }
 
 
@@ -109,29 +113,33 @@ def test_tpch_q6_revenue() -> None:
 
 def test_tpcds_q3_brand_id() -> None:
     # item.i_brand_id brand_id, grouped by d_year, i_brand, i_brand_id; ordered by d_year,
-    # sum_agg (= SUM(ss_ext_discount_amt)) and brand_id.
+    # sum_agg (= SUM(ss_ext_discount_amt)) and brand_id, LIMIT 100: the keys pick the rows too.
     assert field_sources("tpcds", "q03", "brand_id") == {
         "value": exact("identity", "item.i_brand_id"),
         "grouping": exact("aggregate", "date_dim.d_year", "item.i_brand", "item.i_brand_id"),
-        "control": exact("filter", "date_dim.d_moy", "item.i_manufact_id"),
+        "control": exact("filter", "date_dim.d_moy", "date_dim.d_year", "item.i_brand_id", "item.i_manufact_id",
+                         "store_sales.ss_ext_discount_amt"),
         "join": exact("join", "date_dim.d_date_sk", "item.i_item_sk", "store_sales.ss_item_sk",
                       "store_sales.ss_sold_date_sk"),
-        "sort": exact("identity", "date_dim.d_year", "item.i_brand_id", "store_sales.ss_ext_discount_amt"),
+        "sort": exact("identity", "date_dim.d_year", "item.i_brand_id")
+        + exact("aggregate", "store_sales.ss_ext_discount_amt"),
     }
 
 
 def test_tpcds_q12_revenueratio() -> None:
     # Sum(ws_ext_sales_price)*100/Sum(Sum(ws_ext_sales_price)) OVER (partition BY i_class):
     # the strongest hop of the value paths is the aggregate; the window adds window lineage from
-    # its partition (i_class) and input; ORDER BY …, revenueratio adds the ratio's own sources.
+    # its partition (i_class) and input; ORDER BY …, revenueratio LIMIT 100 adds the keys' own
+    # sources: they pick the rows (control) and order them (sort; the ratio's by its aggregate).
     assert field_sources("tpcds", "q12", "revenueratio") == {
         "value": exact("aggregate", "web_sales.ws_ext_sales_price"),
         "grouping": exact("aggregate", "item.i_category", "item.i_class", "item.i_current_price",
                           "item.i_item_desc", "item.i_item_id"),
-        "control": exact("filter", "date_dim.d_date", "item.i_category"),
+        "control": exact("filter", "date_dim.d_date", "item.i_category", "item.i_class", "item.i_item_desc",
+                         "item.i_item_id", "web_sales.ws_ext_sales_price"),
         "join": exact("join", "date_dim.d_date_sk", "item.i_item_sk", "web_sales.ws_item_sk",
                       "web_sales.ws_sold_date_sk"),
         "window": exact("window", "item.i_class", "web_sales.ws_ext_sales_price"),
-        "sort": exact("identity", "item.i_category", "item.i_class", "item.i_item_desc", "item.i_item_id",
-                      "web_sales.ws_ext_sales_price"),
+        "sort": exact("identity", "item.i_category", "item.i_class", "item.i_item_desc", "item.i_item_id")
+        + exact("aggregate", "web_sales.ws_ext_sales_price"),
     }

@@ -96,15 +96,18 @@ def default_jobs() -> int:
 
 def run_batch(args, jobs: int) -> int:
     """Explain every statement under ``args.file`` with ``jobs`` processes."""
-    if getattr(args, "substrait", None) is not None:
-        raise UsageError("--jobs and directories are for SQL statements; a --substrait plan is explained whole")
+    from .substrait_input import plan_option
+
+    if plan_option(args) is not None:
+        raise UsageError(f"--jobs and directories are for SQL statements; a {plan_option(args)} plan is explained "
+                         "whole: drop --jobs")
     scripts = bool(getattr(args, "through_script", False))
     if scripts and not _show_files(args.file):
         raise UsageError(
             "--through-script reads a file as one script, whose statements depend on each other in order, but "
             "--jobs reads it as a query log of independent statements: drop --jobs to explain the file as a "
             "script, or give a directory to explain each of its files as a script, in parallel")
-    catalog = read_catalog(args.schema)
+    catalog = read_catalog(args.schema, getattr(args, "strict", False))
     functions = read_functions(args.functions)
     dialect = get_dialect(args.dialect)  # an unknown dialect is a usage error before any work
     inputs = _inputs(args.file)  # read now: a missing path fails before any work

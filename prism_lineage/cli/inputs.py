@@ -40,8 +40,9 @@ def _not_empty(text: str, where: str) -> str:
     return text
 
 
-def read_catalog(path: str | None) -> Catalog:
-    return load_schema(path) if path else Catalog([])
+def read_catalog(path: str | None, strict: bool = False) -> Catalog:
+    catalog = load_schema(path) if path else Catalog([])
+    return catalog.strictly() if strict else catalog
 
 
 def read_functions(path: str | None) -> FunctionRegistry:
@@ -59,6 +60,9 @@ def add_sql_arguments(parser) -> None:
                         help="SQL dialect (any dialect sqlglot reads: duckdb, postgres, snowflake, bigquery …)")
     parser.add_argument("--functions", metavar="FILE",
                         help="lineage facts for your own functions, YAML or JSON (see docs/functions.md)")
+    parser.add_argument("--strict", action="store_true",
+                        help="refuse a query that reads a table the --schema does not declare (exit 5), instead of "
+                             "reading it without a schema and saying so under 'uncertain'")
     parser.add_argument("--through-script", action="store_true",
                         help="in a script, follow the tables and views earlier statements created or wrote through "
                              "to the base tables (see docs/writes.md#scripts); without it they are tables of their own")

@@ -33,12 +33,17 @@ __all__ = [
 @guarded
 def lower(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
           *, file: str | None = None, functions: FunctionRegistry | None = None,
-          through_script: bool = False) -> list[Statement]:
-    """Lower SQL text into IR statements (``through_script``: see ``explain``)."""
-    catalog = as_catalog(schema)
+          through_script: bool = False, strict: bool = False) -> list[Statement]:
+    """Lower SQL text into IR statements (``through_script``, ``strict``: see ``explain``)."""
+    catalog = _catalog(schema, strict)
     registry = functions if functions is not None else FunctionRegistry.default()
     return lower_sql(sql, catalog=catalog, dialect=dialect, file=file, functions=registry,
                      through_script=through_script)
+
+
+def _catalog(schema: "Mapping[str, Any] | Catalog | str | os.PathLike | None", strict: bool) -> Catalog:
+    catalog = as_catalog(schema)
+    return catalog.strictly() if strict and not catalog.strict else catalog
 
 
 @guarded
@@ -88,10 +93,10 @@ class ScriptAnswers:
 
 def explain_script(sql: str, schema: Mapping[str, Any] | Catalog | None = None, dialect: str | None = None,
                    *, file: str | None = None, functions: FunctionRegistry | None = None,
-                   through_script: bool = False) -> ScriptAnswers:
+                   through_script: bool = False, strict: bool = False) -> ScriptAnswers:
     """``explain``, statement by statement (see ``ScriptAnswers``): the same answers, each given
     as soon as its statement is explained, so a failing statement does not lose the ones before."""
-    catalog = as_catalog(schema)
+    catalog = _catalog(schema, strict)
     registry = functions if functions is not None else FunctionRegistry.default()
     lowering = run_guarded(ScriptLowering, sql, catalog=catalog, dialect=dialect, file=file, functions=registry,
                            through_script=through_script)
@@ -157,7 +162,8 @@ _ACCEPTED = ("SQL text, a sqlglot expression (or a list of them, as sqlglot.pars
 
 def explain(sql: "str | PlanSource | Any", schema: "Mapping[str, Any] | Catalog | str | os.PathLike | None" = None,
             dialect: str | None = None, *, file: str | None = None,
-            functions: FunctionRegistry | None = None, through_script: bool = False) -> Explanation:
+            functions: FunctionRegistry | None = None, through_script: bool = False,
+            strict: bool = False) -> Explanation:
     """Explain every output field of every statement in ``sql``.
 
     ``sql`` is SQL text; a parsed sqlglot expression, or a list of them (read as the SQL sqlglot
@@ -169,6 +175,8 @@ def explain(sql: "str | PlanSource | Any", schema: "Mapping[str, Any] | Catalog 
     facts for your functions (docs/functions.md).  In a script, a table or view an earlier
     statement created is a table of its own for the statements after it; with
     ``through_script=True`` lineage continues through it to the base tables (docs/scripts.md).
+    A table the schema given does not declare is read without one and said in ``uncertain``
+    (with the closest declared names); ``strict=True`` refuses it instead (``MissingTableError``).
     Raises a ``PrismError`` subclass (``ParseError``, ``AmbiguousColumnError`` …) on bad input,
     ``UsageError`` for an argument of a type it does not take.
 
@@ -183,7 +191,7 @@ def explain(sql: "str | PlanSource | Any", schema: "Mapping[str, Any] | Catalog 
             sql = as_plan_source(sql, schema)  # a Polars LazyFrame, as it is
     if isinstance(sql, str):
         statements = lower(sql, as_catalog(schema), dialect, file=file, functions=functions,
-                           through_script=through_script)
+                           through_script=through_script, strict=strict)
         case_sensitive = dialect_is_case_sensitive(dialect)
     elif isinstance(sql, PlanSource):
         statements = run_guarded(sql.to_statements)
@@ -197,7 +205,8 @@ def explain(sql: "str | PlanSource | Any", schema: "Mapping[str, Any] | Catalog 
 @guarded
 def lineage_graphs(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog | None = None,
                    dialect: str | None = None, *, file: str | None = None,
-                   functions: FunctionRegistry | None = None, through_script: bool = False) -> list[LineageGraph]:
+                   functions: FunctionRegistry | None = None, through_script: bool = False,
+                   strict: bool = False) -> list[LineageGraph]:
     """The plan-level lineage graph of every statement in ``sql`` (what ``explain`` takes)."""
     if not isinstance(sql, str):
         written = _sql_of(sql, dialect)
@@ -209,4 +218,5 @@ def lineage_graphs(sql: "str | PlanSource", schema: Mapping[str, Any] | Catalog 
         raise UsageError(f"lineage_graphs() takes {_ACCEPTED}, not {type(sql).__name__}")
     registry = functions if functions is not None else FunctionRegistry.default()
     return [LineageGraph.of(s, registry)
-            for s in lower(sql, as_catalog(schema), dialect, file=file, functions=registry, through_script=through_script)]
+            for s in lower(sql, as_catalog(schema), dialect, file=file, functions=registry, through_script=through_script,
+                           strict=strict)]

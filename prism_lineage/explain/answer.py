@@ -7,7 +7,8 @@ from ..ir.walk import scanned_tables
 from ..lineage.edges import column_name
 from ..lineage.graph import LineageGraph
 from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship
-from ..lineage.paths import SEPARATOR, covers, split
+from ..lineage.kinds import strongest, surest
+from ..lineage.paths import SEPARATOR, UNKNOWN_PART, covers, split, unsealed
 from .models import FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
 
 
@@ -99,7 +100,7 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
             fields.append(FieldAnswer.model_construct(name=name, sources=value_part + indirect_part))
     rows = None
     if isinstance(root, Modify):
-        indirect = graph.end_to_end.indirect_sources(root.id)
+        indirect = graph.end_to_end.indirect_sources(root.rows_id)
         rows, notes = _render([(relationship, column, found) for (column, relationship), found in indirect.items()])
         for reason in notes:
             note(None, reason)
@@ -130,6 +131,22 @@ def _output_names(statement: Statement) -> set[str] | None:
     return {f.name for f in statement.root.fields}
 
 
+def _unsealed(sources: list) -> list:
+    """A column reached both as itself and as an unknown part of it (a set operation pairing
+    by position with unknown columns) is one source: the strongest transformation, the surest
+    confidence with its reason."""
+    merged: dict[tuple, tuple] = {}
+    for relationship, column, found in sources:
+        key = (relationship, unsealed(column))
+        old = merged.get(key)
+        if old is None:
+            merged[key] = found
+            continue
+        confidence = surest(old[1], found[1])
+        merged[key] = (strongest(old[0], found[0]), confidence, old[2] if confidence == old[1] else found[2])
+    return [(relationship, column, found) for (relationship, column), found in merged.items()]
+
+
 # Rendered sources by (relationship, column key, transformation, confidence): the same
 # dependency recurs across fields and statements.
 _RENDERED: dict[tuple, SourceColumn] = {}
@@ -137,6 +154,8 @@ _RENDERED: dict[tuple, SourceColumn] = {}
 
 def _render(sources: list) -> tuple[list[SourceColumn], list[str]]:
     """The answer's sources, sorted by kind then column, and the reasons of non-exact ones."""
+    if any(column.endswith(UNKNOWN_PART) for _, column, _ in sources):
+        sources = _unsealed(sources)
     if any(SEPARATOR in column for _, column, _ in sources):
         sources = _without_covered_paths(sources)
     sources.sort(key=lambda s: (RELATIONSHIP_ORDER[s[0]], s[1]))

@@ -54,8 +54,9 @@ class StatementAnswer(_Frozen):
     """One statement's answer.  ``reads`` and ``writes`` are the table-level summary: the
     tables the statement reads (every table its plan scans, in any clause, sorted) and the
     tables it writes or changes (its target).  ``rows`` (absent for queries and inserts)
-    lists, for UPDATE, DELETE and MERGE, what decides which rows of the target are changed or
-    removed: the WHERE, the join with the sources, the clause conditions (specs/writes.md)."""
+    lists, for UPDATE, DELETE and MERGE, what decides which rows of the target are changed,
+    removed or added: the WHERE, the join with the sources, every clause's condition
+    (specs/writes.md)."""
 
     index: int
     kind: str

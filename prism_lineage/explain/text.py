@@ -85,7 +85,7 @@ def render_statement(statement: StatementAnswer) -> list[str]:
         lines.extend(_source_lines(table[at:at + len(field.sources)], widths, "    "))
         at += len(field.sources)
     if statement.rows:
-        lines.append("  (rows changed or removed)")
+        lines.append("  (rows changed, removed or added)")
         lines.extend(_source_lines(table[at:], widths, "    "))
     if statement.uncertain:
         lines.append("  uncertain:")

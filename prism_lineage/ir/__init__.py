@@ -25,6 +25,7 @@ from .expressions import (
 from .generators import GeneratedColumn, GeneratedRole, Generator
 from .ids import IdAllocator, column_id, field_id
 from .modify import Matched, Modify, WriteAction, WriteClause
+from .ordering import ORDER_KEEPING, ordered_by
 from .origin import Origin, SourceText
 from .relations import (
     Aggregate,
@@ -46,6 +47,8 @@ from .relations import (
     Sort,
     Values,
     Window,
+    position_matches,
+    stands_for_columns,
 )
 from .statement import Statement, Uncertainty, WrittenColumn
 from .walk import Transformed, transform, walk_relations

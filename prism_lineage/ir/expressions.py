@@ -99,6 +99,8 @@ class AggregateCall(Expr):
     filter: Expr | None = None
     order_by: tuple[SortKey, ...] = ()
     star: bool = False  # COUNT(*): counts rows, reads no column
+    # ``ARRAY_AGG(x ORDER BY y LIMIT 5)``: how many values, in ``order_by``'s order, are kept.
+    limit: Expr | None = None
 
 
 class FrameUnit(StrEnum):
@@ -185,8 +187,8 @@ def children(expr: Expr) -> tuple[Expr, ...]:
     match expr:
         case Call(args=args):
             return args
-        case AggregateCall(args=args, filter=filter_, order_by=order_by):
-            extra = tuple(key.expr for key in order_by)
+        case AggregateCall(args=args, filter=filter_, order_by=order_by, limit=limit):
+            extra = tuple(key.expr for key in order_by) + ((limit,) if limit is not None else ())
             return args + ((filter_,) if filter_ is not None else ()) + extra
         case WindowCall(function=function, partition_by=partition_by, order_by=order_by, frame=frame):
             out = (function,) + partition_by + tuple(key.expr for key in order_by)

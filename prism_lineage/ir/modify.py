@@ -64,3 +64,14 @@ class Modify(Relation):
     @property
     def fields(self) -> tuple[Field, ...]:
         return self.columns
+
+    @property
+    def rows_id(self) -> str:
+        """The target standing for *which* rows of ``target`` the statement changes, removes or
+        adds (the answer's ``rows``): the matched rows and every clause's condition."""
+        return f"{self.id}#rows"
+
+    @property
+    def changes_rows_only(self) -> bool:
+        """Whether every clause updates values in place (none deletes or inserts rows)."""
+        return all(c.action is WriteAction.UPDATE for c in self.clauses)

@@ -274,9 +274,48 @@ class SetKind(StrEnum):
     EXCEPT = "except"
 
 
+def stands_for_columns(field: Field) -> bool:
+    """Whether ``field`` stands for columns nobody declared (``*`` over a table without a
+    schema, ``t.*`` when several such tables are read): how many, and which, is unknown."""
+    name = field.name
+    return name == "*" or name.endswith(".*")
+
+
+def position_matches(left: tuple[Field, ...], right: tuple[Field, ...]) -> tuple[tuple[tuple[int, ...], bool], ...]:
+    """How a set operation pairs its inputs' columns by position: for each position of
+    ``left``, the positions of ``right`` it may be paired with, and whether that is known.
+
+    Positions before the first field that stands for unknown columns (on either side) pair
+    one to one, and so do positions after the last one, counted from the end.  Between them
+    the widths are unknown: each left position may be paired with any right field there."""
+    n, m = len(left), len(right)
+    left_open = [stands_for_columns(f) for f in left]
+    right_open = [stands_for_columns(f) for f in right]
+    if not any(left_open) and not any(right_open):
+        return tuple(((i,), True) for i in range(min(n, m)))
+    prefix = 0
+    while prefix < min(n, m) and not left_open[prefix] and not right_open[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(n, m) - prefix and not left_open[n - 1 - suffix] and not right_open[m - 1 - suffix]:
+        suffix += 1
+    middle = tuple(range(prefix, m - suffix))
+    out = []
+    for i in range(n):
+        if i < prefix:
+            out.append(((i,), True))
+        elif i >= n - suffix:
+            out.append(((m - (n - i),), True))
+        else:
+            out.append((middle, False))
+    return tuple(out)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class SetOperation(Relation):
-    """``left UNION|INTERSECT|EXCEPT [ALL] right``: fields merge by position."""
+    """``left UNION|INTERSECT|EXCEPT [ALL] right``: fields merge by position, named after the
+    left input's (``position_matches``: where an input has a field standing for unknown
+    columns, the inputs may differ in width and the pairing there is unknown)."""
 
     kind: SetKind
     all: bool

@@ -48,6 +48,7 @@ class Statement:
     writes: tuple[WrittenColumn, ...] | None = None
     uncertain: tuple[Uncertainty, ...] = field(default=())
     ingress: tuple[IngressOrigin, ...] = field(default=())
+    ordering: tuple[str, ...] | None = None
     # The tables the statement as authored reads.  ``None``: those its plan scans.  A rewrite
     # that prunes a dead subquery sets it, so the summary stays what the statement, as written,
     # reads (rewrites never change an answer).

@@ -37,13 +37,20 @@ class Link:
 
     ``flow``: the rows of relation ``source`` flow into ``target`` (an operator's input, or a
     subquery read by a predicate or a field) — so the relation-level dependencies of
-    ``source`` apply to ``target``.  ``ingress`` and ``rewrite`` links (from external plans
+    ``source`` apply to ``target``.  ``matched``: the rows of ``source`` are the side of an
+    outer join that is padded with NULLs where nothing matches: its dependencies apply to
+    ``target`` too, but what decides which of its rows exist (control) only decides which
+    rows are matched there (join).  ``ingress`` and ``rewrite`` links (from external plans
     and rewrites) record provenance only.
     """
 
     source: str
     target: str
     kind: str = "flow"
+
+
+# Links along which rows (and so relation-level dependencies) flow: lineage, not provenance.
+ROW_LINKS = frozenset({"flow", "matched"})
 
 
 def column_name(column_target: str) -> str:

@@ -8,14 +8,16 @@ from typing import TYPE_CHECKING
 
 from ..ir import (
     Field,
+    Modify,
     Origin,
     Relation,
     Statement,
+    ordered_by,
     walk_relations,
 )
 from ..ir.expressions import Expr, iter_tree
 from ..ir.walk import expressions_of
-from .edges import Edge, Link, column_name
+from .edges import ROW_LINKS, Edge, Link, column_name
 from .resolve import EndToEnd
 from .rules import RuleContext, plan_edges
 
@@ -28,11 +30,20 @@ class Target:
     """A semantic target as the graph shows it."""
 
     id: str
-    kind: str  # column, relation, field, expression
+    kind: str  # column, relation, field, expression, rows (which rows a Modify changes)
     label: str  # operator name, field name, column name, function …
     type: str | None = None
     origin: Origin | None = None
     parent: str | None = None  # the relation that creates a field
+
+
+def result_ordering(statement: Statement) -> frozenset[str]:
+    """The Sort operators whose order the statement's result shows: as the frontend said, or
+    the order the root's rows are in."""
+    if statement.ordering is not None:
+        return frozenset(statement.ordering)
+    order = ordered_by(statement.root) if statement.root is not None else None
+    return frozenset((order.id,)) if order is not None else frozenset()
 
 
 class LineageGraph:
@@ -45,7 +56,7 @@ class LineageGraph:
 
     @classmethod
     def of(cls, statement: Statement, functions=None) -> "LineageGraph":
-        ctx = RuleContext(functions)
+        ctx = RuleContext(functions, result_ordering(statement))
         if statement.root is not None:
             plan_edges(statement.root, ctx)
         # Provenance from an external client plan: links, never lineage (EndToEnd follows
@@ -65,6 +76,9 @@ class LineageGraph:
         if root is not None:
             for relation in walk_relations(root):
                 out[relation.id] = Target(relation.id, "relation", _operator_name(relation), None, relation.origin)
+                if isinstance(relation, Modify):
+                    out[relation.rows_id] = Target(relation.rows_id, "rows", "rows changed, removed or added",
+                                                   None, relation.origin, relation.id)
                 for field in _created_fields(relation):
                     out.setdefault(field.id, Target(field.id, "field", field.name, field.type, field.origin,
                                                     relation.id))
@@ -102,7 +116,7 @@ class LineageGraph:
         import networkx as nx
 
         graph = self.to_networkx()
-        provenance = [(u, v, k) for u, v, k, link in graph.edges(keys=True, data="link") if link not in (None, "flow")]
+        provenance = [(u, v, k) for u, v, k, link in graph.edges(keys=True, data="link") if link is not None and link not in ROW_LINKS]
         graph.remove_edges_from(provenance)
         return nx.ancestors(graph, target)
 

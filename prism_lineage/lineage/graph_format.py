@@ -8,6 +8,7 @@ from ..ir import Relation
 from ..ir.walk import expressions_of, subqueries_of
 from ..terminal import printable
 from .graph import LineageGraph, Target
+from .paths import UNKNOWN_PART
 
 
 class _Frozen(BaseModel):
@@ -82,7 +83,7 @@ def graph_model(graphs: list[LineageGraph]) -> GraphModel:
                 source=e.source, target=e.target, relationship=e.relationship.value,
                 transformation=e.transformation.value, confidence=e.confidence.value, expression=e.expression,
                 evidence={"rule": e.rule, "node": e.node, "origin": _origin(e.origin).model_dump() if e.origin else None},
-                reason=e.reason, path=e.path,
+                reason=e.reason, path=_shown_path(e.path),
             )
             for e in graph.edges
         ]
@@ -120,7 +121,7 @@ def render_graph_text(graphs: list[LineageGraph]) -> str:
         for edge in graph.edges:
             where = f" at {printable(edge.origin.render())}" if edge.origin else ""
             reason = f" ({printable(edge.reason)})" if edge.reason else ""
-            path = f" path={printable(edge.path)}" if edge.path else ""
+            path = f" path={printable(_shown_path(edge.path))}" if edge.path else ""
             lines.append(
                 f"  {_describe(targets.get(edge.source), edge.source)} → {_describe(targets.get(edge.target), edge.target)}"
                 f"  {edge.relationship.value}/{edge.transformation.value}/{edge.confidence.value}"
@@ -207,6 +208,11 @@ def render_dot(graphs: list[LineageGraph]) -> str:
         out.append("  }")
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def _shown_path(path: str | None) -> str | None:
+    """An edge's path as people read it: a part not known (``UNKNOWN_PART``) is ``?``."""
+    return path.replace(UNKNOWN_PART, "?") if path else path
 
 
 def _escape(text: str) -> str:

@@ -11,6 +11,10 @@ from __future__ import annotations
 import re
 
 SEPARATOR = "\x1f"
+# An edge path meaning "one part of the source, and which one is not known" (a set operation
+# pairing by position with columns nobody declared): the key is sealed, so a name or path
+# read below it cannot pick a part of it (``b.*`` stays ``b.*``, never ``b.x``).
+UNKNOWN_PART = "\x1e"
 
 
 def extend(source: str, suffix: str | None) -> str:
@@ -18,8 +22,10 @@ def extend(source: str, suffix: str | None) -> str:
 
     ``t.*`` (a star standing for the unknown columns of ``t``) read at ``.name`` is the column
     ``t.name``: the name picks it out of the star."""
-    if not suffix:
+    if not suffix or source.endswith(UNKNOWN_PART):
         return source
+    if suffix.startswith(UNKNOWN_PART):
+        return source + UNKNOWN_PART
     if SEPARATOR in source:
         return source + suffix
     table, _, column = source.rpartition(".")
@@ -36,9 +42,14 @@ def names_a_star(source: str, suffix: str | None) -> bool:
     return bool(suffix) and SEPARATOR not in source and source.endswith(".*") and suffix.startswith(".")
 
 
+def unsealed(source: str) -> str:
+    """``source`` without the mark of a part not known (``UNKNOWN_PART``)."""
+    return source[:-1] if source.endswith(UNKNOWN_PART) else source
+
+
 def split(source: str) -> tuple[str, str | None]:
     """``(column target, path or None)``."""
-    target, separator, path = source.partition(SEPARATOR)
+    target, separator, path = unsealed(source).partition(SEPARATOR)
     return target, (path if separator else None)
 
 

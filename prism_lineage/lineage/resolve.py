@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .edges import Edge, Link
 from .kinds import Confidence, Relationship, Transformation, strongest, surest, weakest
-from .paths import extend, names_a_star
+from .paths import UNKNOWN_PART, extend, names_a_star
 
 # A source: (transformation, confidence, reason).
 Found = tuple[Transformation, Confidence, "str | None"]
@@ -30,6 +30,10 @@ IndirectSources = dict[tuple[str, Relationship], Found]
 _IDENTITY = Transformation.IDENTITY
 _EXACT = Confidence.EXACT
 _VALUE = Relationship.VALUE
+_SORT = Relationship.SORT
+_CONTROL = Relationship.CONTROL
+_JOIN = Relationship.JOIN
+_JOIN_T = Transformation.JOIN
 _IDENTITY_EXACT: Found = (_IDENTITY, _EXACT, None)
 _EMPTY: dict = {}
 
@@ -43,8 +47,19 @@ _BREAKS_PATHS = frozenset({
 })
 
 
-def _path_through(path: str | None, transformation: Transformation) -> str | None:
-    return None if path is not None and transformation in _BREAKS_PATHS else path
+def _breaks(path: str | None, transformation: Transformation) -> bool:
+    return path is not None and transformation in _BREAKS_PATHS
+
+
+def _part_of_computed(path: str, found: Found) -> Found:
+    """A part read of a computed value depends on some of its inputs, and which is not known
+    here (``struct(a, b).b`` reads ``b`` only): every input is a source, conservatively, never
+    exactly — a superset is not the right source set."""
+    transformation, confidence, reason = found
+    if confidence is not _EXACT:
+        return found
+    return (transformation, Confidence.CONSERVATIVE,
+            reason or f"the part {path} is read from a computed value, so every input of that value is listed")
 
 
 def _merge(into: dict, key, found: Found) -> None:
@@ -60,11 +75,27 @@ def _merge(into: dict, key, found: Found) -> None:
     into[key] = (transformation, confidence, reason)
 
 
+def _matched(found: IndirectSources) -> IndirectSources:
+    """The dependencies of the rows an outer join pads (its null-supplying side): what decided
+    which of them exist (control) decides which rows are matched (join) — ``a LEFT JOIN (SELECT
+    … FROM b WHERE p) ON k`` means ``a LEFT JOIN b ON k AND p``."""
+    if not any(kind is _CONTROL for _, kind in found):
+        return found
+    out: IndirectSources = {}
+    for (column, kind), (transformation, confidence, reason) in found.items():
+        if kind is _CONTROL:
+            _merge(out, (column, _JOIN), (_JOIN_T, confidence, reason))
+        else:
+            _merge(out, (column, kind), (transformation, confidence, reason))
+    return out
+
+
 @dataclass(slots=True)
 class _Index:
     value_in: dict[str, list[Edge]]
     other_in: dict[str, list[Edge]]
     flow_in: dict[str, list[str]]
+    matched_in: dict[str, list[str]]
 
 
 class EndToEnd:
@@ -76,12 +107,15 @@ class EndToEnd:
         value_in: dict[str, list[Edge]] = defaultdict(list)
         other_in: dict[str, list[Edge]] = defaultdict(list)
         flow_in: dict[str, list[str]] = defaultdict(list)
+        matched_in: dict[str, list[str]] = defaultdict(list)
         for edge in edges:
             (value_in if edge.relationship is _VALUE else other_in)[edge.target].append(edge)
         for link in links:
             if link.kind == "flow":
                 flow_in[link.target].append(link.source)
-        self._index = _Index(value_in, other_in, flow_in)
+            elif link.kind == "matched":
+                matched_in[link.target].append(link.source)
+        self._index = _Index(value_in, other_in, flow_in, matched_in)
         self._values: dict[str, ValueSources] = {}
         self._indirect: dict[str, IndirectSources] = {}
         self._active: set[tuple[int, str]] = set()
@@ -145,14 +179,19 @@ class EndToEnd:
         else:
             result = {}
             for edge in edges:
+                # Paired with a part not known (a set operation by position): that pairing is
+                # the reason to give, before the source's own.
+                pairing = edge.path == UNKNOWN_PART
                 for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
                     if names_a_star(column, edge.path):
                         confidence, reason = _EXACT, None
-                    _merge(result, extend(column, _path_through(edge.path, transformation)), (
-                        strongest(transformation, edge.transformation),
-                        weakest(confidence, edge.confidence),
-                        reason or edge.reason,
-                    ))
+                    found = (strongest(transformation, edge.transformation),
+                             weakest(confidence, edge.confidence),
+                             (edge.reason or reason) if pairing else (reason or edge.reason))
+                    if _breaks(edge.path, transformation):
+                        _merge(result, column, _part_of_computed(edge.path, found))
+                    else:
+                        _merge(result, extend(column, edge.path), found)
         self._active.discard(marker)
         self._values[target] = result
         return result
@@ -175,6 +214,8 @@ class EndToEnd:
         parts: list[IndirectSources] = []
         for source in index.flow_in.get(target, ()):
             parts.append(self.indirect_sources(source))
+        for source in index.matched_in.get(target, ()):
+            parts.append(_matched(self.indirect_sources(source)))
         for edge in index.value_in.get(target, ()):
             parts.append(self.indirect_sources(edge.source))
         parts = [p for p in parts if p]
@@ -186,15 +227,24 @@ class EndToEnd:
                 # Everything the derived source field depends on reaches the target through
                 # this edge, so it is reported under this edge's kind.
                 kind = edge.relationship
+                # An order is by the key's value: ``ORDER BY total`` (``total`` = ``SUM(amount)``)
+                # orders by an aggregate of ``amount``, as ``ORDER BY SUM(amount)`` does.
+                by_value = kind is _SORT
                 for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
                     if names_a_star(column, edge.path):
                         confidence, reason = _EXACT, None
-                    _merge(result, (extend(column, _path_through(edge.path, transformation)), kind), (
-                        edge.transformation, weakest(confidence, edge.confidence), reason or edge.reason,
-                    ))
+                    found = (strongest(edge.transformation, transformation) if by_value else edge.transformation,
+                             weakest(confidence, edge.confidence), reason or edge.reason)
+                    if _breaks(edge.path, transformation):
+                        _merge(result, (column, kind), _part_of_computed(edge.path, found))
+                    else:
+                        _merge(result, (extend(column, edge.path), kind), found)
+                # What the key's inputs themselves depend on orders the rows as it is (the key's
+                # computation applies to its values only).
+                rekinded = _IDENTITY if by_value else edge.transformation
                 for (column, _), (_, confidence, reason) in self.indirect_sources(edge.source).items():
                     _merge(result, (column, kind), (
-                        edge.transformation, weakest(confidence, edge.confidence), reason or edge.reason,
+                        rekinded, weakest(confidence, edge.confidence), reason or edge.reason,
                     ))
             for part in parts:
                 if not result:

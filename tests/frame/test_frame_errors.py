@@ -44,7 +44,8 @@ def test_unknown_column_names_it_and_lists_the_available_ones() -> None:
     assert_at_call_site(error, line)
     assert error.column_name == "stauts"
     assert error.available == ["order_id", "customer_id", "status", "amount"]
-    assert str(error).startswith("unknown column 'stauts' of orders; available: order_id, customer_id, status, amount")
+    assert str(error).startswith("unknown column 'stauts' of orders (did you mean status?); available: order_id, customer_id, "
+                                 "status, amount")
 
 
 def test_unknown_column_in_a_later_step_lists_that_frames_columns() -> None:

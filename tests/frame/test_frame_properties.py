@@ -42,6 +42,15 @@ class Twin:
     sql: str
     columns: list[str]
     names: list[int] = field(default_factory=lambda: [0])
+    # The order the plan's rows are in (``x DESC``), if a sort is followed only by steps that
+    # keep row order (filter, select …): the plan's result shows it, while SQL keeps no
+    # derived table's order, so the SQL twin orders its result by it again.
+    ordered: str | None = None
+
+    def keeping_order(self, frame: DataFrame, sql: str, columns: list[str]) -> "Twin":
+        if self.ordered is not None:
+            sql = f"{sql} ORDER BY {self.ordered}"
+        return Twin(frame, sql, columns, self.names, self.ordered)
 
     def fresh(self, prefix: str) -> str:
         self.names[0] += 1
@@ -53,7 +62,7 @@ class Twin:
 
 def _filter(draw, t: Twin) -> Twin:
     x = draw(st.sampled_from(t.columns))
-    return Twin(t.frame.filter(col(x) > 1), f"SELECT * FROM {t.derived()} WHERE {x} > 1", t.columns, t.names)
+    return t.keeping_order(t.frame.filter(col(x) > 1), f"SELECT * FROM {t.derived()} WHERE {x} > 1", t.columns)
 
 
 def _select(draw, t: Twin) -> Twin:
@@ -61,14 +70,14 @@ def _select(draw, t: Twin) -> Twin:
     x, y = draw(st.sampled_from(t.columns)), draw(st.sampled_from(t.columns))
     new = t.fresh("n")
     frame = t.frame.select(*kept, (col(x) + col(y)).alias(new))
-    return Twin(frame, f"SELECT {', '.join(kept)}, {x} + {y} AS {new} FROM {t.derived()}", kept + [new], t.names)
+    return t.keeping_order(frame, f"SELECT {', '.join(kept)}, {x} + {y} AS {new} FROM {t.derived()}", kept + [new])
 
 
 def _with_column(draw, t: Twin) -> Twin:
     x = draw(st.sampled_from(t.columns))
     new = t.fresh("w")
     frame = t.frame.with_columns(F.coalesce(col(x), lit(0)).alias(new))
-    return Twin(frame, f"SELECT *, COALESCE({x}, 0) AS {new} FROM {t.derived()}", t.columns + [new], t.names)
+    return t.keeping_order(frame, f"SELECT *, COALESCE({x}, 0) AS {new} FROM {t.derived()}", t.columns + [new])
 
 
 def _aggregate(draw, t: Twin) -> Twin:
@@ -93,7 +102,7 @@ def _sort_limit(draw, t: Twin) -> Twin:
     x = draw(st.sampled_from(t.columns))
     count = draw(st.integers(0, 20))
     frame = t.frame.sort(col(x).desc()).limit(count)
-    return Twin(frame, f"SELECT * FROM {t.derived()} ORDER BY {x} DESC LIMIT {count}", t.columns, t.names)
+    return Twin(frame, f"SELECT * FROM {t.derived()} ORDER BY {x} DESC LIMIT {count}", t.columns, t.names, f"{x} DESC")
 
 
 def _distinct(draw, t: Twin) -> Twin:
@@ -176,7 +185,7 @@ def _nested(draw, t: Twin) -> Twin:
     if (types.get("s") or "").lower().startswith("struct"):
         frame = t.frame.select(*t.columns, col("s")["y"].alias(new))
         sql = f"SELECT {', '.join(t.columns)}, s.y AS {new} FROM {t.derived()}"
-        return Twin(frame, sql, t.columns + [new], t.names)
+        return t.keeping_order(frame, sql, t.columns + [new])
     return t
 
 

@@ -127,7 +127,8 @@ CASES = [
     Case("sort_limit_offset",
          lambda spark, F, W, sql: spark.read.table("orders").orderBy(F.desc("amount")).limit(10).offset(2)
          .select("order_id"),
-         "SELECT order_id FROM (SELECT * FROM orders ORDER BY amount DESC LIMIT 10) AS t OFFSET 2",
+         # SQL keeps no derived table's order: the outer query orders its rows again, as Spark's are.
+         "SELECT order_id FROM (SELECT * FROM orders ORDER BY amount DESC LIMIT 10) AS t ORDER BY amount DESC OFFSET 2",
          "Sort, Limit, Offset"),
     Case("deduplicate",
          lambda spark, F, W, sql: spark.read.table("orders").select("customer_id", "status").distinct(),

@@ -56,7 +56,7 @@ def test_path_key_and_text(tmp_path, capsys) -> None:
 
 def test_delete_text_lists_the_rows(tmp_path, capsys) -> None:
     text = explain(tmp_path, capsys, "DELETE FROM orders WHERE status = 'void'")
-    assert text == ("statement 1: delete → orders\n  reads: orders   writes: orders\n  (rows changed or removed)\n"
+    assert text == ("statement 1: delete → orders\n  reads: orders   writes: orders\n  (rows changed, removed or added)\n"
                     "    control   orders.status  filter       exact\n")
 
 

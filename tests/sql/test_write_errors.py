@@ -21,7 +21,7 @@ def explain(sql: str, dialect: str = "duckdb"):
 def test_insert_names_a_column_the_target_does_not_have() -> None:
     with pytest.raises(UnknownColumnError) as caught:
         explain("INSERT INTO totals (customer_id, totl) SELECT customer_id, amount FROM orders")
-    assert str(caught.value) == ("unknown column 'totl' of totals; available: customer_id, total "
+    assert str(caught.value) == ("unknown column 'totl' of totals (did you mean total?); available: customer_id, total "
                                  "(at line 1, column 34)")
 
 

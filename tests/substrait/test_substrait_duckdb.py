@@ -211,7 +211,6 @@ TPCH_DIFFERENCES = {
     "q07": "the OR over both nations' names stays a filter above inner joins (control), where SQL's comma join "
            "makes a predicate over two tables a join predicate",
     "q11": "HAVING … > (SELECT …) becomes a join with the uncorrelated subquery's result (join, not control)",
-    "q13": "the LEFT JOIN's condition on o_comment is pushed into the scan of orders (control, not join)",
     "q15": "total_revenue = (SELECT MAX …) becomes a join with the subquery's result (join, not control)",
     "q18": "IN (subquery) becomes a semi join: its keys are join lineage, no longer control",
     "q19": "the OR of conjunctions over part and lineitem stays a filter above the join (control), where SQL's "

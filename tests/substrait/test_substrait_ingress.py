@@ -68,7 +68,7 @@ def test_ingress_links_are_not_lineage() -> None:
         if lowered[0].root is None:
             continue
         graph = LineageGraph.of(lowered[0])
-        assert {link.kind for link in graph.links} <= {"flow", "ingress"}
+        assert {link.kind for link in graph.links} <= {"flow", "matched", "ingress"}
         upstream = graph.upstream(lowered[0].root.id)
         assert not [t for t in upstream if graph.targets[t].kind == "ingress"], path.name
 

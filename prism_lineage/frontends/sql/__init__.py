@@ -7,6 +7,7 @@ knows every scope, and resolving once is both faster and lets errors name the ca
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import sqlglot.errors as sqlglot_errors
 
@@ -16,7 +17,7 @@ from .context import LoweringContext
 from .dialects import Normalizer, get_dialect, known_dialects
 from .parsing import parse_statements, raised_by_sqlglot, statement_parse_error, without_byte_order_mark
 from .scripts import ScriptCatalog
-from .statements import lower_statement
+from .statements import lower_statement, result_query
 
 __all__ = ["lower_sql", "ScriptLowering", "known_dialects"]
 
@@ -59,6 +60,7 @@ class ScriptLowering:
                                   dialect=sql_dialect, functions=functions, through_script=through_script,
                                   source=text)
             script.begin(ctx)
+            ctx.result_query(result_query(node))
             try:
                 statement = lower_statement(node, ctx)
             except (sqlglot_errors.SqlglotError, ValueError, TypeError, KeyError, IndexError, AttributeError,
@@ -69,6 +71,8 @@ class ScriptLowering:
                 if not isinstance(error, sqlglot_errors.SqlglotError) and not raised_by_sqlglot(error):
                     raise
                 raise statement_parse_error(error, node, ctx) from None
+            if statement.root is not None and statement.ordering is None:
+                statement = replace(statement, ordering=ctx.ordering)
             yield script.record(statement, node, ctx)
 
     def line(self, index: int) -> int | None:

@@ -61,7 +61,7 @@ class LoweringContext:
     """Ids, positions, names and findings of one statement being lowered."""
 
     __slots__ = ("ids", "text", "catalog", "normalizer", "dialect", "uncertain", "statement", "functions",
-                 "through_script", "source")
+                 "through_script", "source", "top_queries", "ordering", "missing")
 
     def __init__(self, *, statement: int, text: SourceText, catalog: Catalog, normalizer: Normalizer, dialect,
                  functions=None, through_script: bool = False, source: str | None = None):
@@ -79,6 +79,26 @@ class LoweringContext:
         self.through_script = through_script
         # The whole SQL text (dynamic SQL finds the position of the statement it runs in it).
         self.source = source
+        # The query blocks whose rows are the statement's result (the statement's query and
+        # the query inside its parentheses): only their ORDER BY orders the result.
+        self.top_queries: tuple[exp.Expression, ...] = ()
+        # The Sort that orders the statement's result, once lowered (``Statement.ordering``).
+        self.ordering: tuple[str, ...] = ()
+        # What the statement said about tables it read that the schema does not declare: through
+        # the script, a later read of the rows it wrote says it too (as the same CTE would).
+        self.missing: list[str] = []
+
+    def result_query(self, node: exp.Expression | None) -> None:
+        """``node`` is the query whose rows the statement returns or writes."""
+        top = []
+        while node is not None:
+            top.append(node)
+            node = node.this if isinstance(node, (exp.Subquery, exp.Paren)) else None
+        self.top_queries = tuple(top)
+
+    def is_result(self, node: exp.Expression) -> bool:
+        """Whether ``node``'s rows are the statement's result (so its ORDER BY is the result's)."""
+        return any(top is node for top in self.top_queries)
 
     def origin(self, node: exp.Expression | None) -> Origin | None:
         """The span of the token that carries ``node``'s position, if the parser kept one."""

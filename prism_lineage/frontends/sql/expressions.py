@@ -37,6 +37,7 @@ from ...ir import (
 )
 from ...ir import types as T
 from . import generators, lookups, nested, semi_structured
+from .variables import read_variable, variable_name
 
 if TYPE_CHECKING:
     from .select import SelectState
@@ -177,6 +178,14 @@ class ExpressionLowerer:
             raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or COUNT",
                                         origin=self.ctx.origin(node.this))
         origin = self.ctx.origin(node.this)
+        if not node.table:
+            row = self._whole_row(node, origin)
+            if row is not None:
+                return row
+        if not node.table and self._names_a_variable(node):
+            variable = read_variable(self.ctx.normalizer.part(node.this), origin, self.ctx)
+            if variable is not None:
+                return variable
         try:
             resolved = self.scope.resolve(node, origin)
         except UnknownTableError:
@@ -205,6 +214,80 @@ class ExpressionLowerer:
         if mode is not Mode.ROWS and self.state.aggregate is not None:
             return self.state.aggregate.bare_column(resolved, self)
         return resolved
+
+    def _whole_row(self, node: exp.Column, origin: Origin | None) -> Expr | None:
+        """A table alias used as a value (``TO_JSON_STRING(t)``, ``row_to_json(t)``, ``STRUCT(t)``,
+        ``SELECT t FROM t``: BigQuery, Postgres, DuckDB): the whole row, a struct of every column
+        of that FROM item (specs/nested.md).  A column of that name a query's table declares wins,
+        as the engines resolve it; over a table without a schema the row is its unknown ``*``
+        (which holds a column of that name too, if there is one).  ``None``: not a whole row."""
+        dialect = _dialect_name(self.ctx)
+        if dialect not in _WHOLE_ROW_DIALECTS:
+            return None
+        name = self.ctx.normalizer.part(node.this)
+        key = name.lower()
+        scope, depth = self.scope, 0
+        while scope is not None:
+            if key in scope.merged or any(s.has(key) for s in scope.sources):
+                return None
+            source = scope.source((name,))
+            if source is not None:
+                break
+            scope, depth = scope.outer, depth + 1
+        else:
+            return None
+        if source.alias.lower() != key:
+            return None
+        items = source.star_items()
+        if not items:
+            return None
+        refs = tuple(self.scope._ref(f, origin, depth) for _, f in items)
+        names = tuple(n for n, _ in items)
+        # No struct type: a field read out of the row later (``(SELECT t AS r …).r.a``) is not
+        # followed to its one column, so it stays conservative, with the reason.
+        return Call(self.ctx.ids.new("call", origin), origin, None, "struct", refs, True, names)
+
+    def _names_a_variable(self, node: exp.Column) -> bool:
+        """Whether an unqualified name is a script variable rather than a column: a column of
+        that name a table of the query declares wins (as in BigQuery); when only tables whose
+        columns are not in the schema could hold it, it is the variable, and the answer says so."""
+        lookup = getattr(self.ctx.catalog, "variable", None)
+        if lookup is None:
+            return False
+        name = self.ctx.normalizer.part(node.this)
+        variable = lookup(name)
+        if variable is None:
+            return False
+        key = name.lower()
+        open_sources = []
+        scope = self.scope
+        while scope is not None:
+            if key in scope.merged or any(s.has(key) for s in scope.sources):
+                return False
+            open_sources += [s for s in scope.sources if s.is_open]
+            scope = scope.outer
+        if open_sources:
+            labels = ", ".join(s.label for s in open_sources)
+            reason = (f"{name} is read as the script variable ({variable.what}{variable.at()}); a column {name} of "
+                      f"{labels}, whose columns are not in the schema, would take its place")
+            if all(u.reason != reason for u in self.ctx.uncertain):
+                self.ctx.uncertain_about(reason, None, self.ctx.origin(node.this))
+        return True
+
+    def parameter(self, node: exp.Expression, mode: Mode) -> Expr:
+        """``$x`` (Snowflake), ``@x`` (T-SQL, MySQL): a script variable, else a value bound at
+        run time (no source)."""
+        name = variable_name(node, self.ctx)
+        if name is not None:
+            # sqlglot keeps no position for ``$x``: the nearest enclosing expression's stands in.
+            origin = self.ctx.origin(node) or self._span(node)
+            parent = node.parent
+            while origin is None and parent is not None:
+                origin, parent = self._span(parent), parent.parent
+            found = read_variable(name, origin, self.ctx)
+            if found is not None:
+                return found
+        return self.literal(node, mode)
 
     def _names_a_derived_source(self, node: exp.Column) -> bool:
         if len(node.parts) != 2:
@@ -427,6 +510,7 @@ class ExpressionLowerer:
         distinct = False
         star = False
         order_by: tuple[SortKey, ...] = ()
+        limit: Expr | None = None
         args: list[Expr] = []
         arguments = list(node.args.items())
         if isinstance(node, exp.WithinGroup):
@@ -436,6 +520,12 @@ class ExpressionLowerer:
             for item in items:
                 if not isinstance(item, exp.Expression) or isinstance(item, exp.DataType):
                     continue
+                if isinstance(item, exp.Limit) and item.this is not None:
+                    # ``ARRAY_AGG(x ORDER BY y LIMIT 5)`` (BigQuery, DuckDB): the first values
+                    # in the ORDER BY's order; the count is not a value of the aggregate.
+                    count = item.args.get("expression")
+                    limit = self.lower(count, mode) if count is not None else None
+                    item = item.this
                 if isinstance(item, exp.Star):
                     star = True
                 elif isinstance(item, exp.Distinct):
@@ -453,7 +543,8 @@ class ExpressionLowerer:
             origin = self.ctx.join(origin, arg.origin)
         type_ = _aggregate_type(name, args)
         return AggregateCall(
-            self.ctx.ids.new("agg", origin), origin, type_, name, tuple(args), distinct, filter_expr, order_by, star
+            self.ctx.ids.new("agg", origin), origin, type_, name, tuple(args), distinct, filter_expr, order_by, star,
+            limit,
         )
 
     def filtered_aggregate(self, node: exp.Filter, mode: Mode) -> Expr:
@@ -552,6 +643,10 @@ def and_all(ctx, exprs: list[Expr]) -> Expr:
     return result
 
 
+# Dialects where a FROM item's alias used as a value is its whole row (a STRUCT / composite).
+_WHOLE_ROW_DIALECTS = frozenset({"bigquery", "postgres", "duckdb", "redshift", "materialize", "risingwave"})
+
+
 def _dialect_name(ctx) -> str | None:
     name = type(ctx.dialect).__name__.lower()
     return None if name == "dialect" else name
@@ -611,7 +706,7 @@ _HANDLERS: dict[type, object] = {
     exp.Var: _L.literal,
     exp.Identifier: _L.literal,
     exp.Placeholder: _L.literal,
-    exp.Parameter: _L.literal,
+    exp.Parameter: _L.parameter,
     exp.SessionParameter: _L.literal,
     exp.Paren: _L.passthrough,
     exp.Alias: _L.passthrough,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from ...errors import InvalidStatementError, UnknownTargetError
+from ...errors import InvalidStatementError, UnknownColumnError, UnknownTargetError
 from ...ir import (
     Expr,
     Field,
@@ -106,14 +106,19 @@ def _declared_tables(ctx: LoweringContext):
 
 
 class _Columns:
-    """The written columns of a Modify, in the target's declared order (else as first written)."""
+    """The written columns of a Modify, in the target's declared order (else as first written).
+    ``view`` maps the columns of an updatable view the statement names (a CTE, a derived
+    table) onto the base table's."""
 
-    def __init__(self, target: Target):
+    def __init__(self, target: Target, view: "_View | None" = None):
         self.target = target
+        self.view = view
         self.names: list[str] = []
         self._index: dict[str, int] = {}
 
     def position(self, name: str, origin: Origin | None) -> int:
+        if self.view is not None:
+            name = self.view.base_column(name, origin)
         name = self.target.column(name, origin)
         key = name.lower()
         if key not in self._index:
@@ -143,6 +148,98 @@ def _modify_statement(kind: str, target: Target, rows: Relation, clauses: list[W
     return Statement(ctx.statement, kind, root, origin, target.name, writes, tuple(ctx.uncertain))
 
 
+class _View:
+    """An updatable view a statement writes through — ``WITH c AS (SELECT … FROM t …) UPDATE c``
+    / ``DELETE FROM c`` (T-SQL), ``DELETE FROM (SELECT … FROM t …)`` (Oracle), ``UPDATE x … FROM
+    (SELECT … FROM t) AS x`` (T-SQL): a query over one table, whose rows are that table's rows.
+    The statement writes ``table``; a column of the view is the base column it projects."""
+
+    def __init__(self, name: str, table: exp.Table, columns: dict[str, str], expressions: set[str], star: bool):
+        self.name = name
+        self.table = table
+        self.columns = columns  # view column (lower-case) → base column
+        self.expressions = expressions  # view columns computed by an expression (not writable)
+        self.star = star  # the view selects every column of what it reads (under its own name)
+
+    def base_column(self, name: str, origin: Origin | None) -> str:
+        key = name.lower()
+        if key in self.expressions:
+            raise InvalidStatementError(
+                f"column '{name}' of {self.name} is computed, so it cannot be written through it", origin=origin)
+        found = self.columns.get(key)
+        if found is not None:
+            return found
+        if not self.star:
+            raise UnknownColumnError(name, table=self.name, available=list(self.columns), origin=origin)
+        return name
+
+
+def _updatable_view(name: str, body: exp.Expression | None, env: CteEnv, ctx: LoweringContext,
+                    depth: int = 0) -> _View | None:
+    """The base table a view's query reads rows from (``None``: not one table's rows)."""
+    while isinstance(body, exp.Subquery):
+        body = body.this
+    if not isinstance(body, exp.Select) or body.args.get("joins") or body.args.get("group") or depth > 20:
+        return None
+    from_ = body.args.get("from_") or body.args.get("from")
+    item = from_.this if from_ is not None else None
+    if isinstance(item, exp.Subquery):
+        inner = _updatable_view(name, item, env, ctx, depth + 1)
+    elif isinstance(item, exp.Table) and isinstance(item.this, exp.Identifier):
+        definition = env.lookup(ctx.normalizer.part(item.this)) if not item.args.get("db") else None
+        if definition is not None:
+            inner = _updatable_view(name, definition.node.this, definition.env, ctx, depth + 1)
+        else:
+            inner = _View(name, item, {}, set(), True)
+    else:
+        return None
+    if inner is None:
+        return None
+    columns: dict[str, str] = {}
+    computed: set[str] = set()
+    star = False
+    for expression in body.expressions:
+        target = expression.this if isinstance(expression, exp.Alias) else expression
+        if isinstance(expression, exp.Star) or (isinstance(target, exp.Column) and isinstance(target.this, exp.Star)):
+            star = True
+            continue
+        out = ctx.normalizer.part(expression.args["alias"]) if isinstance(expression, exp.Alias) \
+            else ctx.normalizer.part(target.this) if isinstance(target, exp.Column) else expression.sql()
+        if isinstance(target, exp.Column) and isinstance(target.this, exp.Identifier):
+            columns[out.lower()] = inner.base_column(ctx.normalizer.part(target.this), None)
+        else:
+            computed.add(out.lower())
+    return _View(name, inner.table, columns, computed | (inner.expressions if star else set()), star)
+
+
+def _view_target(table_node: exp.Expression | None, env: CteEnv, ctx: LoweringContext) -> _View | None:
+    """The updatable view ``table_node`` names: a CTE of the statement or a derived table."""
+    if isinstance(table_node, exp.Subquery):
+        alias = table_node.args.get("alias")
+        return _updatable_view(alias.name if alias is not None else "the derived table", table_node, env, ctx)
+    if isinstance(table_node, exp.Table) and isinstance(table_node.this, exp.Identifier) and not table_node.args.get("db"):
+        definition = env.lookup(ctx.normalizer.part(table_node.this))
+        if definition is not None:
+            return _updatable_view(definition.name, definition.node.this, definition.env, ctx)
+    return None
+
+
+def _view_or_target(table_node: exp.Expression, statement: str, env: CteEnv,
+                    ctx: LoweringContext) -> tuple[Target, _View | None]:
+    """The table a statement writes: the base table of the view it names, or the table itself.
+    A CTE or derived table over more than one table's rows cannot be written through."""
+    view = _view_target(table_node, env, ctx)
+    if view is not None:
+        return _declared_target(view.table, statement, ctx), view
+    if not isinstance(table_node, exp.Table) or (isinstance(table_node, exp.Table) and env.lookup(
+            ctx.normalizer.part(table_node.this)) is not None and not table_node.args.get("db")):
+        name = table_node.alias_or_name if isinstance(table_node, exp.Expression) else "?"
+        raise InvalidStatementError(
+            f"{statement} writes through {name or 'a derived table'}, whose rows are not the rows of one table: "
+            "its target is not known", origin=ctx.origin(table_node) or statement_origin(table_node, ctx))
+    return _declared_target(table_node, statement, ctx), None
+
+
 def lower_update(node: exp.Update, ctx: LoweringContext) -> Statement:
     origin = statement_origin(node, ctx)
     table_node = node.this if isinstance(node.this, exp.Table) else None
@@ -152,15 +249,16 @@ def lower_update(node: exp.Update, ctx: LoweringContext) -> Statement:
     sources = ([from_.this] + [j.this for j in from_.args.get("joins") or []]) if from_ is not None else []
     # T-SQL's ``UPDATE a SET … FROM t AS a JOIN …`` names the target by its alias in FROM.
     aliased = _aliased_in(table_node, sources, ctx)
-    target = _declared_target(aliased or table_node, "UPDATE", ctx)
-    matched = _MatchedRows(ctx, statement_ctes(node, QueryLowerer(ctx)))
+    env = statement_ctes(node, QueryLowerer(ctx))
+    target, view = _view_or_target(aliased or table_node, "UPDATE", env, ctx)
+    matched = _MatchedRows(ctx, env)
     if aliased is None:
         matched.add(table_node)
     if from_ is not None:
         matched.add(from_.this)
         for join in from_.args.get("joins") or []:
             matched.add(join.this, join)
-    columns = _Columns(target)
+    columns = _Columns(target, view)
     assignments = []
     for assignment in node.expressions:
         assignments.extend(_assignments(assignment, columns, matched, ctx))
@@ -169,12 +267,12 @@ def lower_update(node: exp.Update, ctx: LoweringContext) -> Statement:
     return _modify_statement("update", target, rows, [clause], columns, origin, ctx)
 
 
-def _aliased_in(table_node: exp.Table, items: list[exp.Expression], ctx: LoweringContext) -> exp.Table | None:
+def _aliased_in(table_node: exp.Table, items: list[exp.Expression], ctx: LoweringContext) -> exp.Expression | None:
     if table_node.args.get("db") or table_node.args.get("alias") is not None:
         return None
     name = ctx.normalizer.part(table_node.this).lower()
     for item in items:
-        alias = item.args.get("alias") if isinstance(item, exp.Table) else None
+        alias = item.args.get("alias") if isinstance(item, (exp.Table, exp.Subquery)) else None
         if isinstance(alias, exp.TableAlias) and alias.this is not None and \
                 ctx.normalizer.part(alias.this).lower() == name:
             return item
@@ -224,13 +322,17 @@ def _assignments(node: exp.Expression, columns: _Columns, matched: _MatchedRows,
 
 def lower_delete(node: exp.Delete, ctx: LoweringContext) -> Statement:
     origin = statement_origin(node, ctx)
-    named = node.args.get("tables") or []
-    table_node = named[0] if named and isinstance(named[0], exp.Table) else node.this
-    if not isinstance(table_node, exp.Table) or not isinstance(table_node.this, exp.Identifier):
+    named = [t for t in node.args.get("tables") or [] if not _is_top(t)]
+    # ``DELETE t WHERE …`` (T-SQL, Oracle: FROM is optional) names its table in ``tables`` only.
+    source = node.this if isinstance(node.this, (exp.Table, exp.Subquery)) else (named[0] if named else None)
+    table_node = named[0] if named and isinstance(named[0], exp.Table) else source
+    if isinstance(table_node, exp.Table) and not isinstance(table_node.this, exp.Identifier) or \
+            not isinstance(table_node, (exp.Table, exp.Subquery)):
         return unanalysed(node, ctx, "delete", "DELETE from something other than a table is not analysed")
-    target = _declared_target(table_node, "DELETE", ctx)
-    matched = _MatchedRows(ctx, statement_ctes(node, QueryLowerer(ctx)))
-    matched.add(node.this)  # MySQL's DELETE t1 FROM t1 JOIN t2 …: the joined tables are here
+    env = statement_ctes(node, QueryLowerer(ctx))
+    target, _ = _view_or_target(table_node, "DELETE", env, ctx)
+    matched = _MatchedRows(ctx, env)
+    matched.add(source)  # MySQL's DELETE t1 FROM t1 JOIN t2 …: the joined tables are here
     for item in node.args.get("using") or []:
         matched.add(item)
     rows = matched.build(node.args.get("where"))
@@ -238,23 +340,32 @@ def lower_delete(node: exp.Delete, ctx: LoweringContext) -> Statement:
     return _modify_statement("delete", target, rows, [clause], _Columns(target), origin, ctx)
 
 
+def _is_top(table: exp.Expression) -> bool:
+    """T-SQL's ``DELETE TOP (10) FROM t``, which sqlglot reads as a table named TOP: a row
+    limit (which rows it removes is arbitrary), never the target."""
+    alias = table.args.get("alias") if isinstance(table, exp.Table) else None
+    return isinstance(table, exp.Table) and table.name.upper() == "TOP" and alias is not None and \
+        not alias.name and bool(alias.columns)
+
+
 def lower_merge(node: exp.Merge, ctx: LoweringContext) -> Statement:
     origin = statement_origin(node, ctx)
     table_node = node.this if isinstance(node.this, exp.Table) else None
     if table_node is None or not isinstance(table_node.this, exp.Identifier):
         return unanalysed(node, ctx, "merge", "MERGE into something other than a table is not analysed")
-    target = _declared_target(table_node, "MERGE", ctx)
+    env = statement_ctes(node, QueryLowerer(ctx))
+    target, view = _view_or_target(table_node, "MERGE", env, ctx)
     whens = node.args.get("whens")
     whens = whens.expressions if isinstance(whens, exp.Whens) else (whens or [])
     matched_kinds = [_matched(w) for w in whens]
     side = _merge_side(matched_kinds)
-    matched = _MatchedRows(ctx, statement_ctes(node, QueryLowerer(ctx)))
+    matched = _MatchedRows(ctx, env)
     matched.add(table_node)
     using = node.args["using"]
     on = node.args.get("on")
     matched.add(using, exp.Join(this=using.copy(), on=on.copy() if on is not None else None, side=side))
     source = matched.scope.sources[-1]
-    columns = _Columns(target)
+    columns = _Columns(target, view)
     clauses = []
     for when, kind in zip(whens, matched_kinds):
         condition = when.args.get("condition")

@@ -35,6 +35,7 @@ from ...ir import (
     SetKind,
     SetOperation,
     field_id,
+    stands_for_columns,
 )
 from ...ir import types as T
 from .expressions import and_all, function_name
@@ -57,8 +58,58 @@ def with_pivots(queries: "QueryLowerer", item: exp.Expression, scope: "Scope", e
         name_node = pivot.args.get("alias") or alias
         name = queries.ctx.normalizer.part(name_node.this) if isinstance(name_node, exp.TableAlias) \
             and name_node.this else None
+        renames = pivot.args.get("alias").columns if isinstance(pivot.args.get("alias"), exp.TableAlias) else []
+        if renames:
+            relation = _renamed(queries.ctx, pivot, relation, [queries.ctx.normalizer.part(c) for c in renames],
+                                source.label)
         build, sources = queries._derived(relation, name, [], pivot)
     return build, sources
+
+
+def _renamed(ctx, pivot: exp.Pivot, relation: Relation, names: list[str], label: str) -> Relation:
+    """``… PIVOT (…) AS p(a, b, …)``: the alias list renames the clause's output columns by
+    position (a shorter list the first ones).  Over a table whose columns are not in the
+    schema, the implicit group keys (or the columns UNPIVOT keeps) are a ``*`` of unknown
+    width: the names after the known columns before it and before the known ones after it
+    stand for that many of its columns — each one of the table's unknown columns (unknown,
+    said), never a column of that name."""
+    what = "UNPIVOT" if pivot.args.get("unpivot") else "PIVOT"
+    fields = relation.fields
+    stars = [i for i, f in enumerate(fields) if stands_for_columns(f)]
+    origin = ctx.origin(pivot.args["alias"].this) if pivot.args["alias"].this is not None else relation.origin
+    if not stars:
+        if len(names) > len(fields):
+            raise InvalidStatementError(
+                f"{what} … AS {pivot.args['alias'].name}({', '.join(names)}) names {len(names)} columns, but the "
+                f"{what} makes {len(fields)} ({', '.join(f.name for f in fields)})", origin=origin)
+        plan: list[tuple[str, Field, bool]] = [(names[i] if i < len(names) else f.name, f, False)
+                                               for i, f in enumerate(fields)]
+    else:
+        star = stars[0]
+        before, after = fields[:star], fields[star + 1:]
+        width = len(names) - len(before) - len(after)
+        if len(names) <= len(before):
+            plan = [(names[i] if i < len(names) else f.name, f, False) for i, f in enumerate(fields)]
+        elif width < 0 or len(stars) > 1:
+            raise InvalidStatementError(
+                f"{what} … AS {pivot.args['alias'].name}({', '.join(names)}) renames columns by position, but the "
+                f"columns of {label} are not in the schema, so which columns the names stand for is not known: "
+                "declare it in the schema", origin=origin)
+        else:
+            plan = [(names[i], f, False) for i, f in enumerate(before)]
+            plan += [(names[len(before) + i], fields[star], True) for i in range(width)]
+            plan += [(names[len(before) + width + i], f, False) for i, f in enumerate(after)]
+    project_id = ctx.ids.new("project", origin)
+    exprs = []
+    columns = []
+    for position, (name, field, unknown) in enumerate(plan):
+        exprs.append(FieldRef(ctx.ids.new("col", origin), origin, field.type, field.id))
+        columns.append(Field(field_id(project_id, position), name, field.type, origin))
+        if unknown:
+            ctx.uncertain_about(
+                f"{name} renames one of the columns of {label} the {what} {'groups by' if what == 'PIVOT' else 'keeps'}, and those are not in "
+                "the schema: which one is not known", name, origin)
+    return Project(project_id, origin, relation, tuple(exprs), tuple(columns))
 
 
 # --- PIVOT ----------------------------------------------------------------------------------------

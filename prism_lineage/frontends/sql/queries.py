@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
-from ...errors import InvalidStatementError, UnknownColumnError
+from ...errors import InvalidStatementError, MissingTableError, UnknownColumnError
 from ...ir import (
     Call,
     CteRef,
@@ -29,6 +29,8 @@ from ...ir import (
     SortKey,
     Values,
     field_id,
+    position_matches,
+    stands_for_columns,
 )
 from ...ir.expressions import Subquery, children
 from .context import LoweringContext, ScanBuilder
@@ -39,7 +41,8 @@ from .names import table_parts
 from .policies import apply_policies
 from .semantic_views import semantic_view_item
 from .scripts import script_read
-from .select import SelectState, lower_select
+from .select import SelectState, lower_select, picks_rows
+from .set_operations import by_name
 
 
 # --- common table expressions -------------------------------------------------------------
@@ -202,10 +205,12 @@ class QueryLowerer:
         ctx = self.ctx
         left = self.lower_query(node.this, outer, env)
         right = self.lower_query(node.expression, outer, env)
-        if len(left.fields) != len(right.fields):
-            # ``SELECT * FROM t`` over a table without a schema stands for any number of columns.
-            left, right = _widen_open_star(ctx, left, right), _widen_open_star(ctx, right, left)
-        if len(left.fields) != len(right.fields):
+        if node.args.get("by_name"):
+            left, right = by_name(ctx, node, left, right)
+        # ``SELECT * FROM t`` over a table without a schema stands for any number of columns:
+        # then the widths may differ (the set operation rule pairs what it can).
+        open_width = any(stands_for_columns(f) for f in left.fields + right.fields)
+        if len(left.fields) != len(right.fields) and not open_width:
             raise InvalidStatementError(
                 f"each {node.key.upper()} query must have the same number of columns: "
                 f"{len(left.fields)} on the left, {len(right.fields)} on the right",
@@ -215,9 +220,10 @@ class QueryLowerer:
         distinct = node.args.get("distinct")
         origin = ctx.join(left.origin, right.origin)
         set_id = ctx.ids.new(kind.value, origin)
+        matches = position_matches(left.fields, right.fields)
         columns = tuple(
-            Field(field_id(set_id, i), l.name, l.type if l.type == r.type else None, l.origin)
-            for i, (l, r) in enumerate(zip(left.fields, right.fields))
+            Field(field_id(set_id, i), l.name, _common_type(l, [right.fields[j] for j in matches[i][0]]), l.origin)
+            for i, l in enumerate(left.fields)
         )
         relation: Relation = SetOperation(set_id, origin, kind, not distinct and distinct is not None,
                                           left, right, columns)
@@ -229,8 +235,12 @@ class QueryLowerer:
         order = node.args.get("order")
         if order is not None:
             keys = tuple(self._output_sort_key(o, relation) for o in order.expressions)
-            origin = self.ctx.join(keys[0].expr.origin, keys[-1].expr.origin)
-            relation = Sort(self.ctx.ids.new("sort", origin), origin, relation, keys)
+            # Only a row limit or the statement's result sees the order (as in lower_select).
+            if self.ctx.is_result(node) or picks_rows(node):
+                origin = self.ctx.join(keys[0].expr.origin, keys[-1].expr.origin)
+                relation = Sort(self.ctx.ids.new("sort", origin), origin, relation, keys)
+                if self.ctx.is_result(node):
+                    self.ctx.ordering = (relation.id,)
         return self.apply_limit(node, relation, outer, env)
 
     def _output_sort_key(self, ordered: exp.Ordered, relation: Relation) -> SortKey:
@@ -383,17 +393,24 @@ class QueryLowerer:
     def _add_item(self, clause: FromClause, item: exp.Expression, join: exp.Join | None,
                   scope: Scope, env: CteEnv) -> None:
         ctx = self.ctx
-        if isinstance(item, exp.Table) and item.args.get("joins"):
-            # ``FROM (a JOIN b ON …)``: the parenthesised items join the clause directly.
-            bare = item.copy()
-            joins = bare.args.pop("joins")
-            bare.set("joins", None)
-            self._add_item(clause, bare, join, scope, env)
+        group = _join_group(item)
+        if group is not None:
+            first, joins = group
+            if join is None:
+                # ``FROM ((a JOIN b ON …) JOIN c ON …)``: a leading group is the same left-deep
+                # join tree as without its parentheses, so its items join the clause directly.
+                self._add_item(clause, first, None, scope, env)
+                for inner in joins:
+                    self._add_item(clause, inner.this, inner, scope, env)
+                return
+            # ``a LEFT JOIN (b JOIN c ON …) ON …``: the group is joined first, as one right
+            # side (flattening it would join c to a's rows and lose the padding of b and c).
+            inner_clause = FromClause(ctx)
+            self._add_item(inner_clause, first, None, scope, env)
             for inner in joins:
-                self._add_item(clause, inner.this, inner, scope, env)
-            return
-        if isinstance(item, exp.Subquery) and isinstance(item.this, exp.Table) and item.this.args.get("joins"):
-            self._add_item(clause, item.this, join, scope, env)
+                self._add_item(inner_clause, inner.this, inner, scope, env)
+            sources = [source for entry in inner_clause.items for source in entry.sources]
+            self._join_entry(clause, FromItem(inner_clause.build, sources), item, join, scope, env, added=True)
             return
         build, sources = self._source(item, scope, env, lateral=bool(join is not None and _is_lateral(join)))
         entry = FromItem(build, sources)
@@ -402,9 +419,18 @@ class QueryLowerer:
                 scope.add(source)
             clause.add(entry)
             return
+        self._join_entry(clause, entry, item, join, scope, env)
+
+    def _join_entry(self, clause: FromClause, entry: FromItem, item: exp.Expression, join: exp.Join,
+                    scope: Scope, env: CteEnv, added: bool = False) -> None:
+        """Add a joined item (``added``: its sources are in ``scope`` already, a join group's)."""
+        ctx = self.ctx
+        sources = entry.sources
         side = str(join.args.get("side") or "").upper()
         kind_text = str(join.args.get("kind") or "").upper()
         entry.kind = _JOIN_KINDS.get((side, kind_text), JoinKind.INNER)
+        if isinstance(item, exp.Lateral) and item.args.get("cross_apply") is False:
+            entry.kind = JoinKind.LEFT  # T-SQL's OUTER APPLY keeps every left row
         # A derived table or VALUES list keeps no position of its own: use its first token's.
         origin = ctx.origin(item.this if isinstance(item, exp.Table) else item) or _first_origin(ctx, item)
         entry.origin = origin
@@ -412,7 +438,13 @@ class QueryLowerer:
         using = join.args.get("using")
         natural = str(join.args.get("method") or "").upper() == "NATURAL"
         entry.takes_where = not (using or natural or join.args.get("on") is not None)
-        if using or natural:
+        if added:
+            if using or natural:
+                # Which columns a USING/NATURAL join of a parenthesised group merges is not
+                # followed: its join lineage would be missing, so the answer says so.
+                ctx.uncertain_about("a USING or NATURAL join with a parenthesised join is not analysed: "
+                                    "its join columns are unknown")
+        elif using or natural:
             self._using_join(entry, join, using, natural, scope)
         else:
             starred = entry.kind not in (JoinKind.SEMI, JoinKind.ANTI)
@@ -485,6 +517,8 @@ class QueryLowerer:
                 if through is not None:
                     return through
             table = ctx.catalog.lookup(parts, origin)
+            if table is None:
+                _not_in_schema(ctx, parts, origin)
             scan_id = ctx.ids.new("scan", origin)
             name = table.name if table is not None else ".".join(parts)
             builder = ScanBuilder(scan_id, name, origin, table)
@@ -576,18 +610,30 @@ class QueryLowerer:
         return builder.build, [source]
 
 
-def _widen_open_star(ctx: LoweringContext, relation: Relation, other: Relation) -> Relation:
-    """A relation of unknown columns only (``*`` over a table without a schema), read as the
-    other side's columns by position: each of them may be any of its columns."""
-    fields = relation.fields
-    if not fields or not all(f.name == "*" or f.name.endswith(".*") for f in fields) or len(other.fields) <= len(fields):
-        return relation
-    origin = relation.origin
-    project_id = ctx.ids.new("project", origin)
-    star = fields[0]
-    refs = tuple(FieldRef(ctx.ids.new("col", origin), origin, None, star.id) for _ in other.fields)
-    columns = tuple(Field(field_id(project_id, i), f.name, None, origin) for i, f in enumerate(other.fields))
-    return Project(project_id, origin, relation, refs, columns)
+def _not_in_schema(ctx: LoweringContext, parts: tuple[str, ...], origin: Origin | None) -> None:
+    """A table read that the schema given does not declare: read without one, and said (with the
+    closest declared names) — or refused, when the catalog is strict.  Tables the script itself
+    made (or dropped: said elsewhere) and a run without a schema say nothing."""
+    catalog = ctx.catalog
+    base = getattr(catalog, "base", catalog)
+    if not base.tables:
+        return
+    script_table = getattr(catalog, "script_table", None)
+    if script_table is not None and script_table(parts) is not None:
+        return
+    name = ".".join(parts)
+    close = base.close_names(name)
+    if getattr(base, "strict", False):
+        raise MissingTableError(name, close, origin)
+    guess = f"; did you mean {' or '.join(close)}?" if close else ""
+    reason = f"{name} is not in the schema: it is read without one, each column as the query names it{guess}"
+    if all(u.reason != reason for u in ctx.uncertain):
+        ctx.uncertain_about(reason, None, origin)
+        ctx.missing.append(reason)
+
+
+def _common_type(left: Field, right: list[Field]):
+    return left.type if len(right) == 1 and right[0].type == left.type else None
 
 
 def _merged_column(ctx: LoweringContext, kind: JoinKind, left_ref: Expr, right_field: Field):
@@ -610,6 +656,28 @@ def _clone_ref(ctx: LoweringContext, ref: Expr, origin: Origin | None) -> Expr:
     if isinstance(ref, FieldRef):
         return FieldRef(ctx.ids.new("col", origin), origin, ref.type, ref.field)
     return ref
+
+
+def _join_group(item: exp.Expression) -> tuple[exp.Expression, list[exp.Join]] | None:
+    """A parenthesised join in FROM, at any depth of parentheses (``((a JOIN b ON …))``): its
+    first item and its joins, in order; ``None`` for any other item.  sqlglot reads
+    ``(a JOIN b)`` as a Table carrying joins, or a Subquery of one; a Subquery around a group
+    may carry joins of its own (``((a JOIN b) JOIN c)``)."""
+    joins: list[exp.Join] = []
+    while True:
+        if isinstance(item, exp.Subquery) and not item.args.get("alias") and not item.args.get("pivots"):
+            if item.args.get("joins"):
+                joins = list(item.args["joins"]) + joins
+            elif not isinstance(item.this, (exp.Subquery, exp.Table)):
+                return None
+            item = item.this
+            continue
+        if isinstance(item, exp.Table) and item.args.get("joins"):
+            bare = item.copy()
+            inner = bare.args.pop("joins")
+            bare.set("joins", None)
+            return bare, list(inner) + joins
+        return (item, joins) if joins else None
 
 
 def _is_lateral(join: exp.Join) -> bool:

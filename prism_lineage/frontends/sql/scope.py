@@ -306,4 +306,8 @@ class Scope:
 
     def unknown_column(self, node: exp.Column, origin: Origin | None) -> UnknownColumnError:
         name = self.ctx.normalizer.part(node.this)
+        if len(self.sources) == 1 and self.outer is None:
+            # One table in scope: name it as the schema spells it, with its columns.
+            source = self.sources[0]
+            return UnknownColumnError(name, table=source.label, available=source.names(), origin=origin)
         return UnknownColumnError(name, table=None, available=self.columns_in_scope(), origin=origin)

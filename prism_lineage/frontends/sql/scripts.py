@@ -39,6 +39,7 @@ from ...ir import (
     Field,
     FieldRef,
     Literal,
+    Modify,
     Origin,
     Project,
     Relation,
@@ -50,6 +51,7 @@ from ...ir import (
     Values,
     field_id,
 )
+from ...ir.expressions import Subquery, SubqueryKind
 from . import ddl
 from .context import LoweringContext
 
@@ -76,18 +78,30 @@ class ScriptTable:
     stops: str | None = None
     # Through the script, what reads of it must say (a change to columns nobody knows).
     caveats: list[str] = field(default_factory=list)
+    # Through the script, the tables its rows were read from that the schema does not declare,
+    # as the writing statements said it: every read of the rows says it too.
+    missing: list[str] = field(default_factory=list)
 
 
 class ScriptCatalog:
     """The user's catalog, plus the tables and views the script's statements create or change."""
 
-    __slots__ = ("base", "document", "_tables", "_ctx")
+    __slots__ = ("base", "document", "_tables", "_ctx", "_variables")
 
     def __init__(self, base: Catalog):
         self.base = base
         self.document = base.document
         self._tables: list[ScriptTable] = []
         self._ctx: LoweringContext | None = None  # the statement being lowered
+        self._variables: dict[str, object] = {}  # script variables by lower-case name (variables.py)
+
+    def define_variable(self, variable) -> None:
+        """A DECLARE or SET gave ``variable`` its value, for the statements after it."""
+        self._variables[variable.name.lower().lstrip("@$")] = variable
+
+    def variable(self, name: str):
+        """The script variable ``name``, if a statement before declared or set it."""
+        return self._variables.get(name.lower().lstrip("@$"))
 
     def begin(self, ctx: LoweringContext) -> None:
         """The statement ``ctx`` is lowered next (a read of a dropped table is noted in it)."""
@@ -166,7 +180,12 @@ class ScriptCatalog:
                 entry.stops = (f"the columns of {entry.table.name} are not known and rows were written into it "
                                f"({kind.upper().replace('_', ' ')}{_at(statement.origin)})")
                 return statement
-            written = _padded(statement, entry.table, ctx)
+            root = statement.root
+            if isinstance(root, Modify) and root.changes_rows_only:
+                written = _updated(root, entry.table, statement.origin, ctx)
+            else:
+                written = _padded(statement, entry.table, ctx)
+            _carry(entry, ctx)
             if kind == "insert_overwrite" or entry.rows is None and entry.created:
                 entry.rows = written
             else:
@@ -200,6 +219,7 @@ class ScriptCatalog:
             entry.view_columns = [] if is_open else [name for name, _ in written]
         elif ctx.through_script:
             entry.rows = _padded(statement, table, ctx) if statement.writes else root
+            _carry(entry, ctx)
         self._tables.append(entry)
 
     def _forget(self, parts: tuple[str, ...]) -> None:
@@ -340,6 +360,14 @@ class ScriptCatalog:
             entry.rows = _reshaped(entry.rows, columns, origin, ctx)
 
 
+def _carry(entry: ScriptTable, ctx: LoweringContext) -> None:
+    """Through the script, what the writing statement said about the tables it read without a
+    schema is said by every read of the rows it wrote (as the same logic in a CTE would say it)."""
+    for reason in ctx.missing:
+        if reason not in entry.missing:
+            entry.missing.append(reason)
+
+
 def _padded(statement: Statement, table: Table, ctx: LoweringContext) -> Relation:
     """The statement's written rows as the table's columns, in order (NULL where not written)."""
     root = statement.root
@@ -360,6 +388,31 @@ def _padded(statement: Statement, table: Table, ctx: LoweringContext) -> Relatio
             exprs.append(FieldRef(ctx.ids.new("col", origin), origin, source.type, source.id))
     columns = tuple(Field(field_id(project_id, i), c.name, c.type, origin) for i, c in enumerate(table.columns))
     return Project(project_id, origin, root, tuple(exprs), columns)
+
+
+def _updated(modify: Modify, table: Table, origin: Origin | None, ctx: LoweringContext) -> Relation:
+    """The new values an UPDATE (or a MERGE that only updates) writes, as rows of the table's
+    columns to add to its rows so far: it changes the values of the columns it sets, never
+    which rows exist.  So these rows are one row, not the matched ones: each set column is a
+    scalar subquery over the matched rows (its value, and what decided which rows got it — the
+    WHERE, the join with the sources — reach that column only), every other column NULL (it
+    keeps the lineage it had)."""
+    origin = origin or modify.origin
+    values = Values(ctx.ids.new("values", origin), origin, (), ((),))
+    by_name = {f.name.lower(): f for f in modify.columns}
+    exprs: list[Expr] = []
+    for column in table.columns:
+        field = by_name.get(column.name.lower())
+        if field is None:
+            exprs.append(Literal(ctx.ids.new("lit", origin), origin, column.type, None))
+            continue
+        pick_id = ctx.ids.new("project", origin)
+        ref = FieldRef(ctx.ids.new("col", origin), origin, field.type, field.id)
+        pick = Project(pick_id, origin, modify, (ref,), (Field(field_id(pick_id, 0), field.name, field.type, origin),))
+        exprs.append(Subquery(ctx.ids.new("subquery", origin), origin, field.type, SubqueryKind.SCALAR, pick))
+    project_id = ctx.ids.new("project", origin)
+    columns = tuple(Field(field_id(project_id, i), c.name, c.type, origin) for i, c in enumerate(table.columns))
+    return Project(project_id, origin, values, tuple(exprs), columns)
 
 
 def _reshaped(rows: Relation, columns: list[tuple[Column, int | None]], origin: Origin | None,
@@ -422,6 +475,10 @@ def script_read(queries, parts: tuple[str, ...], alias: str | None, column_alias
     name = entry.table.name
     for caveat in entry.caveats:
         catalog.note(caveat, origin)
+    for reason in entry.missing:
+        catalog.note(reason, origin)
+        if reason not in ctx.missing:
+            ctx.missing.append(reason)
     if entry.view is not None:
         definition = CteDef(name, exp.CTE(this=entry.view), CteEnv(), list(entry.view_columns), False)
     elif entry.rows is not None:

@@ -22,6 +22,7 @@ from ...errors import InvalidStatementError, ParseError, UnknownTableError
 from ...ir import (
     Aggregate,
     AggregateCall,
+    Call,
     Distinct,
     Expr,
     Field,
@@ -300,8 +301,12 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
     order = node.args.get("order")
     sort_keys: list[tuple[int | Expr, exp.Ordered]] = []
     if order is not None:
-        for ordered in order.expressions:
-            sort_keys.append((_order_target(ordered.this, items, state, lowerer), ordered))
+        keys_seen = [(_order_target(ordered.this, items, state, lowerer), ordered) for ordered in order.expressions]
+        # SQL keeps the order of a derived table's rows nowhere: its ORDER BY matters only when
+        # a row limit (LIMIT, TOP, FETCH, OFFSET, DISTINCT ON) picks rows by it, or when the
+        # rows are the statement's result (specs/sort-limit-distinct.md).
+        if ctx.is_result(node) or picks_rows(node) or distinct_on:
+            sort_keys = keys_seen
 
     # --- build the operators -----------------------------------------------------------
     relation = from_clause.build()
@@ -337,16 +342,28 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
         target = columns[index]
         return FieldRef(ctx.ids.new("col", target.origin), target.origin, target.type, target.id)
 
-    if distinct is not None:
-        on = tuple(output_ref(key) for key in distinct_on)
-        relation = Distinct(ctx.ids.new("distinct", project_origin), project_origin, relation, on)
-    if sort_keys:
+    def sort(relation: Relation) -> Relation:
         keys = tuple(
             SortKey(output_ref(key), bool(ordered.args.get("desc")), ordered.args.get("nulls_first"))
             for key, ordered in sort_keys
         )
         origin = _span_all(ctx, [k.expr for k in keys])
-        relation = Sort(ctx.ids.new("sort", origin), origin, relation, keys)
+        ordered_rows = Sort(ctx.ids.new("sort", origin), origin, relation, keys)
+        if ctx.is_result(node):
+            ctx.ordering = (ordered_rows.id,)
+        return ordered_rows
+
+    if distinct_on:
+        # DISTINCT ON keeps the first row of each group in the ORDER BY's order: sort first.
+        if sort_keys:
+            relation = sort(relation)
+        on = tuple(output_ref(key) for key in distinct_on)
+        relation = Distinct(ctx.ids.new("distinct", project_origin), project_origin, relation, on)
+    else:
+        if distinct is not None:
+            relation = Distinct(ctx.ids.new("distinct", project_origin), project_origin, relation, ())
+        if sort_keys:
+            relation = sort(relation)
     relation = queries.apply_limit(node, relation, scope, env)
     if hidden:
         visible = columns[: len(items)]
@@ -354,7 +371,24 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
         final_id = ctx.ids.new("project", project_origin)
         relation = Project(final_id, project_origin, relation, refs,
                            tuple(Field(field_id(final_id, i), f.name, f.type, f.origin) for i, f in enumerate(visible)))
+    if str(node.args.get("kind") or "").upper() == "STRUCT":
+        relation = _as_struct(ctx, relation, project_origin)
     return relation
+
+
+def _as_struct(ctx: "LoweringContext", relation: Relation, origin: Origin | None) -> Relation:
+    """BigQuery's ``SELECT AS STRUCT a, c …``: a value table whose one column is the struct of
+    the selected fields (what ``ARRAY(SELECT AS STRUCT …)`` and a scalar subquery take)."""
+    fields = relation.fields
+    refs = tuple(FieldRef(ctx.ids.new("col", f.origin), f.origin, f.type, f.id) for f in fields)
+    value = Call(ctx.ids.new("call", origin), origin, None, "struct", refs, True, tuple(f.name for f in fields))
+    struct_id = ctx.ids.new("project", origin)
+    return Project(struct_id, origin, relation, (value,), (Field(field_id(struct_id, 0), "STRUCT", None, origin),))
+
+
+def picks_rows(node: exp.Expression) -> bool:
+    """Whether a row limit of ``node`` (LIMIT, TOP, FETCH, OFFSET) picks rows by its order."""
+    return node.args.get("limit") is not None or node.args.get("offset") is not None
 
 
 # --- select list --------------------------------------------------------------------------
@@ -372,6 +406,9 @@ def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
             items.extend(_expand_star(expression, None, state))
         elif isinstance(expression, exp.Column) and isinstance(expression.this, exp.Star):
             items.extend(_expand_star(expression.this, expression, state))
+        elif isinstance(expression, exp.Dot) and isinstance(expression.expression, exp.Star) and \
+                (row_items := _expand_row_star(expression, state)) is not None:
+            items.extend(row_items)
         elif (generated := select_outputs(expression, ExpressionLowerer(state))) is not None:
             items.extend(SelectItem(name, output) for name, output in generated)
         else:
@@ -449,6 +486,67 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState) 
             expr = FieldRef(ctx.ids.new("col", origin), origin, target.type, target.id)
         items.append(SelectItem(renamed.get(name.lower(), name), None, expr))
     return items
+
+
+# Expressions whose value is one of their value arguments, unchanged: a field of their value
+# is that field of the argument chosen (``IF(c, t, NULL).a`` = ``IF(c, t.a, NULL)``).
+_CHOOSERS = {exp.If: ("true", "false"), exp.Case: ("default",), exp.Coalesce: ("this", "expressions"),
+             exp.Paren: ("this",)}
+
+
+def _expand_row_star(dot: exp.Dot, state: SelectState) -> list[SelectItem] | None:
+    """``IF(c, t, NULL).* [EXCEPT (…)] [REPLACE (… AS x)]`` (BigQuery): the fields of a whole
+    row chosen by IF / CASE / COALESCE, one item per column of that row's FROM item, each the
+    same choice over that column (``IF(c, t.a, NULL)``).  ``None``: not such an expression."""
+    base, star = dot.this, dot.expression
+    rows = [c for c in base.find_all(exp.Column)
+            if not c.table and isinstance(c.this, exp.Identifier) and _chosen(c, base)]
+    if not rows:
+        return None
+    norm = state.ctx.normalizer
+    alias = norm.part(rows[0].this)
+    if any(norm.part(c.this).lower() != alias.lower() for c in rows):
+        return None  # rows of different FROM items: their columns need not line up
+    source = state.scope.source((alias,))
+    if source is None or source.is_open or any(s.has(alias.lower()) for s in state.scope.sources):
+        return None
+    excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower()
+                for c in star.args.get("except_") or star.args.get("except") or []}
+    replaced = {}
+    for item in star.args.get("replace") or []:
+        if isinstance(item, exp.Alias) and item.args.get("alias") is not None:
+            replaced[norm.part(item.args["alias"]).lower()] = item.this
+    items: list[SelectItem] = []
+    for name in source.names():
+        if name.lower() in excluded:
+            continue
+        if name.lower() in replaced:
+            items.append(SelectItem(name, replaced[name.lower()]))
+            continue
+        chosen = base.copy()
+        for column in [c for c in chosen.find_all(exp.Column)
+                       if not c.table and isinstance(c.this, exp.Identifier) and _chosen(c, chosen)]:
+            field = exp.column(exp.to_identifier(name, quoted=True), table=column.this.copy())
+            field.meta.update(column.this.meta)
+            field.this.meta.update(column.this.meta)
+            column.replace(field)
+        items.append(SelectItem(name, chosen))
+    return items
+
+
+def _chosen(column: exp.Column, base: exp.Expression) -> bool:
+    """Whether ``column`` is a value ``base`` may be (reached through choosers' value arguments)."""
+    node = column
+    while node is not base:
+        parent = node.parent
+        if isinstance(parent, exp.If) and isinstance(parent.parent, exp.Case) and node.arg_key == "true":
+            node = parent.parent  # a WHEN … THEN value of a CASE
+            continue
+        keys = _CHOOSERS.get(type(parent))
+        if keys is None or node.arg_key not in keys:
+            return False
+        node = parent
+    return True
 
 
 def _items_span(items: list[SelectItem], lowerer: ExpressionLowerer) -> Origin | None:

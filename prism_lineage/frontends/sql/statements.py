@@ -13,6 +13,7 @@ from .dynamic import lower_dynamic
 from .pivot import pivot_statement
 from .queries import CteEnv, QueryLowerer
 from .targets import named_target
+from .variables import variable_statement
 
 _QUERY_TYPES = (exp.Query, exp.Values)
 
@@ -36,6 +37,16 @@ _NO_DATA: dict[type, str] = {
 }
 
 
+def result_query(node: exp.Expression) -> exp.Expression | None:
+    """The query whose rows a statement returns or writes (its ORDER BY orders the result)."""
+    if isinstance(node, (exp.Query, exp.Subquery, exp.Values)):
+        return node
+    if isinstance(node, (exp.Insert, exp.Create)):
+        query = node.expression
+        return query if isinstance(query, (exp.Query, exp.Subquery)) else None
+    return None
+
+
 def lower_statement(node: exp.Expression, ctx: LoweringContext) -> Statement:
     if isinstance(node, exp.Select) and node.args.get("into") is not None:
         return writes.lower_select_into(node, ctx)
@@ -48,6 +59,10 @@ def lower_statement(node: exp.Expression, ctx: LoweringContext) -> Statement:
     lower = _WRITES.get(type(node))
     if lower is not None:
         return lower(node, ctx)
+    if isinstance(node, (exp.Declare, exp.Set)):
+        assigned = variable_statement(node, ctx)
+        if assigned is not None:
+            return assigned
     kind = _NO_DATA.get(type(node))
     if kind is not None:
         return _no_data(node, kind, ctx)

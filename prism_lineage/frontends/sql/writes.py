@@ -72,7 +72,8 @@ def lower_insert(node: exp.Insert, ctx: LoweringContext) -> Statement:
     queries = QueryLowerer(ctx)
     root = queries.lower_query(query, None, statement_ctes(node, queries))
     static = _static_partitions(table_node, target, ctx)
-    names = _insert_names(node, target, root, static, ctx)
+    dynamic = _dynamic_partitions(table_node, target, ctx)
+    names = _insert_names(node, target, root, static, ctx, dynamic)
     if len(names) != len(root.fields) and _only_stars(root):
         root = _spread_star(root, names, ctx)
     if static:
@@ -84,28 +85,36 @@ def lower_insert(node: exp.Insert, ctx: LoweringContext) -> Statement:
                      tuple(ctx.uncertain))
 
 
-def _insert_names(node: exp.Insert, target: Target, root: Relation, static: list, ctx: LoweringContext) -> list[str]:
-    """The written columns, in the order of the query's fields."""
+def _insert_names(node: exp.Insert, target: Target, root: Relation, static: list, ctx: LoweringContext,
+                  dynamic: list[str] = ()) -> list[str]:
+    """The written columns, in the order of the query's fields.  Dynamic partition columns
+    (``PARTITION (d)``, Hive/Spark) take the last fields, in the PARTITION clause's order,
+    wherever the table's schema puts them."""
     listed = listed_names(node.this, ctx)
     width = len(root.fields)
     statement = "INSERT OVERWRITE" if node.args.get("overwrite") else "INSERT INTO"
-    static_names = {name.lower() for name, _ in static}
+    partitioned = {name.lower() for name, _ in static} | {name.lower() for name in dynamic}
     if listed is not None:
-        names = [target.column(name, where) for name, where in listed]
+        names = [target.column(name, where) for name, where in listed if name.lower() not in partitioned]
+        names += list(dynamic)
         no_duplicates(names, target, target.origin)
     elif node.args.get("by_name"):
         names = [target.column(f.name, root.origin) for f in root.fields]
         no_duplicates(names, target, root.origin)
         return names
     elif target.table is not None:
-        names = [c.name for c in target.table.columns if c.name.lower() not in static_names]
+        names = [c.name for c in target.table.columns if c.name.lower() not in partitioned] + list(dynamic)
         if width < len(names) and ctx.dialect.__class__.__name__.lower() in _SHORT_INSERT_DIALECTS:
             names = names[:width]  # the remaining columns get their defaults
     else:
         names = [f.name for f in root.fields]
+        if dynamic and len(dynamic) <= len(names):
+            names = names[:len(names) - len(dynamic)] + list(dynamic)
         ctx.uncertain_about(
             f"{statement} {target.name} has no column list and {target.name} is not in the schema: the "
-            "written columns are named after the query's columns (their names in the table are not known)",
+            "written columns are named after the query's columns"
+            + (" (the last after its PARTITION clause)" if dynamic else "")
+            + " (their names in the table are not known)",
             None, target.origin,
         )
         return names
@@ -140,6 +149,16 @@ def _static_partitions(table_node: exp.Table, target: Target, ctx: LoweringConte
             origin = ctx.origin(value)
             text = value.name if isinstance(value, exp.Literal) else value.sql(dialect=ctx.dialect)
             out.append((name, Literal(ctx.ids.new("lit", origin), origin, target.type_of(name), text)))
+    return out
+
+
+def _dynamic_partitions(table_node: exp.Table, target: Target, ctx: LoweringContext) -> list[str]:
+    """``PARTITION (d)``: columns whose values are the query's last fields (Hive, Spark)."""
+    partition = table_node.args.get("partition")
+    out = []
+    for item in partition.expressions if isinstance(partition, exp.Partition) else []:
+        if isinstance(item, exp.Column):
+            out.append(target.column(ctx.normalizer.part(item.this), ctx.origin(item.this)))
     return out
 
 
@@ -237,6 +256,7 @@ def lower_select_into(node: exp.Select, ctx: LoweringContext) -> Statement:
     table_node = table_of(into.this)
     query = node.copy()
     query.set("into", None)
+    ctx.result_query(query)
     queries = QueryLowerer(ctx)
     root = queries.lower_query(query, None, CteEnv())
     if table_node is None:

@@ -1,6 +1,9 @@
 """Aggregate: grouping lineage from group keys to the result relation; key fields keep value
 lineage from their expressions; measures have value lineage (aggregate) from their inputs,
-control lineage from their FILTER clause and sort lineage from their ORDER BY."""
+control lineage from their FILTER clause and sort lineage from their ORDER BY — also when a
+LIMIT keeps only the first values in that order (``ARRAY_AGG(x ORDER BY y LIMIT 5)``): the
+order is what the field shows (its elements' order) and, with the limit, which elements it
+keeps; the field is one value per row, so no row is selected (specs/aggregate.md)."""
 
 from __future__ import annotations
 
@@ -24,4 +27,6 @@ def aggregate_rule(node: Aggregate, ctx: RuleContext) -> None:
         if measure.filter is not None:
             ctx.reads(measure.filter, field.id, Relationship.CONTROL, Transformation.FILTER, RULE, node)
         for key in measure.order_by:
-            ctx.reads(key.expr, field.id, Relationship.SORT, Transformation.IDENTITY, RULE, node)
+            ctx.orders(key.expr, field.id, RULE, node)
+        if measure.limit is not None:
+            ctx.reads(measure.limit, field.id, Relationship.CONTROL, Transformation.FILTER, RULE, node)

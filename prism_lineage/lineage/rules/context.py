@@ -12,6 +12,7 @@ EXACT = Confidence.EXACT
 IDENTITY = Transformation.IDENTITY
 _VALUE = Relationship.VALUE
 _CONTROL = Relationship.CONTROL
+_SORT = Relationship.SORT
 _EXPRESSION = Transformation.EXPRESSION
 
 
@@ -19,15 +20,18 @@ class RuleContext:
     """Collects the edges and links the rules emit for one plan, and the relations still to
     visit (subqueries found in expressions)."""
 
-    __slots__ = ("edges", "links", "pending", "functions")
+    __slots__ = ("edges", "links", "pending", "functions", "ordering")
 
-    def __init__(self, functions=None):
+    def __init__(self, functions=None, ordering: frozenset[str] = frozenset()):
         self.edges: list[Edge] = []
         self.links: list[Link] = []
         self.pending: list[Relation] = []
         # Function metadata (transformation and confidence per function name); the default
         # treats every function as a plain, exact expression over all of its arguments.
         self.functions = functions
+        # The ids of the Sort operators whose order the statement's result shows
+        # (``Statement.ordering``): only their keys give sort lineage.
+        self.ordering = ordering
 
     # --- emitting ------------------------------------------------------------------------
 
@@ -40,8 +44,8 @@ class RuleContext:
             expr.origin if expr is not None and expr.origin is not None else node.origin, reason, path,
         ))
 
-    def flow(self, source: Relation | str, target: str) -> None:
-        self.links.append(Link(source if isinstance(source, str) else source.id, target))
+    def flow(self, source: Relation | str, target: str, kind: str = "flow") -> None:
+        self.links.append(Link(source if isinstance(source, str) else source.id, target, kind))
 
     def flow_inputs(self, node: Relation) -> None:
         for child in node.inputs:
@@ -63,6 +67,17 @@ class RuleContext:
         """Edges of one indirect kind from every field ``expr`` reads, to ``target``."""
         for i in _read_fields(expr, self.functions):
             self.edge(i.field, target, relationship, transformation, i.confidence, expr, rule, node, i.reason, i.path)
+        self.subqueries(expr, target)
+
+    def orders(self, expr: Expr, target: str, rule: str, node: Relation) -> None:
+        """Sort edges from every field an ordering key reads, each with the key's own
+        transformation: ``ORDER BY amount`` is identity, ``ORDER BY SUM(amount)`` aggregate,
+        ``ORDER BY a + b`` expression (the same as ordering by a field computed so)."""
+        values, controls = _inputs(expr, self.functions)
+        for i in values:
+            self.edge(i.field, target, _SORT, i.transformation, i.confidence, expr, rule, node, i.reason, i.path)
+        for i in controls:
+            self.edge(i.field, target, _SORT, _EXPRESSION, i.confidence, expr, rule, node, i.reason, i.path)
         self.subqueries(expr, target)
 
     def subqueries(self, expr: Expr, target: str) -> None:

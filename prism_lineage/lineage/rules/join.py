@@ -1,13 +1,19 @@
 """Join: join lineage from every key and predicate field to the joined relation; output
 fields keep their value lineage from the side that produced them (they are forwarded).
 
+The rows of both sides flow into the join.  The side an outer join pads with NULLs (the right
+of a LEFT join, the left of a RIGHT join) flows in as ``matched``: what decided which of its
+rows exist only decides which rows match, so ``a LEFT JOIN (SELECT … FROM b WHERE p) ON k``
+explains like ``a LEFT JOIN b ON k AND p`` (join lineage from ``p``).  A FULL join keeps every
+row of both sides, so a side's filter removes rows from it: control, as written.
+
 A condition a rewrite moved into the join from a WHERE (or HAVING …) clause — the semi join
 of a decorrelated ``EXISTS`` — keeps the meaning of that clause: control lineage, as the
 filter it was authored as would give (specs/rewrites.md)."""
 
 from __future__ import annotations
 
-from ...ir import Join
+from ...ir import Join, JoinKind
 from ..kinds import Relationship, Transformation
 from . import rule_for
 from .context import RuleContext
@@ -18,7 +24,9 @@ RULE = "join"
 
 @rule_for.register
 def join_rule(node: Join, ctx: RuleContext) -> None:
-    ctx.flow_inputs(node)
+    padded = node.right if node.kind is JoinKind.LEFT else node.left if node.kind is JoinKind.RIGHT else None
+    for side in (node.left, node.right):
+        ctx.flow(side, node.id, "matched" if side is padded else "flow")
     if node.condition is None:
         return
     if node.condition_clause is None:

@@ -1,4 +1,4 @@
 -- dialect: duckdb
 -- schema: shop.yaml
--- description: the order of a derived table flows into the outer query
+-- description: a derived table's ORDER BY without a limit orders rows nobody sees: no edge outside it
 SELECT x.name FROM (SELECT name, country FROM customers ORDER BY country) AS x
