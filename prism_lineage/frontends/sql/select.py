@@ -37,6 +37,7 @@ from ...ir import (
     field_id,
 )
 from .expressions import ExpressionLowerer, Mode, and_all, function_name
+from . import stars
 from .generators import SelectGenerators, select_outputs
 from .scope import Scope
 
@@ -393,6 +394,9 @@ def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
             items.extend(_expand_star(expression, None, state))
         elif isinstance(expression, exp.Column) and isinstance(expression.this, exp.Star):
             items.extend(_expand_star(expression.this, expression, state))
+        elif (picked := stars.select_items(expression, ExpressionLowerer(state),
+                                           _output_name(expression, position, state))) is not None:
+            items.extend(SelectItem(name, node) for name, node in picked)  # DuckDB's COLUMNS(...)
         elif (generated := select_outputs(expression, ExpressionLowerer(state))) is not None:
             items.extend(SelectItem(name, output) for name, output in generated)
         else:
