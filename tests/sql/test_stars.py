@@ -137,3 +137,65 @@ def test_a_star_argument_over_an_undeclared_table_is_unknown(tmp_path, capsys) -
     assert "no column sources" not in out
     assert "value     T1.*  mask         unknown" in out
     assert "H: the columns of T1 are not in the schema" in out
+
+
+# --- DuckDB's unnest of a struct, recursive unnest, struct.* (trial 11) -------------------------
+
+NESTED = {"orders": {"order_id": "bigint", "customer": "STRUCT<name VARCHAR, city VARCHAR>",
+                     "items": "ARRAY<STRUCT<sku VARCHAR, qty INT>>"}}
+
+
+@pytest.fixture(scope="module")
+def orders():
+    connection = duckdb.connect()
+    connection.execute("CREATE TABLE orders (order_id BIGINT, customer STRUCT(name VARCHAR, city VARCHAR), "
+                       "items STRUCT(sku VARCHAR, qty INT)[])")
+    yield connection
+    connection.close()
+
+
+# (query, (column, path, transformation) of each output in DuckDB's order)
+NESTED_CASES = [
+    ("SELECT unnest(customer) FROM orders",
+     [("orders.customer", "customer.name", "nested_access"), ("orders.customer", "customer.city", "nested_access")]),
+    ("SELECT unnest(customer) AS u, order_id FROM orders",
+     [("orders.customer", "customer.name", "nested_access"), ("orders.customer", "customer.city", "nested_access"),
+      ("orders.order_id", None, "identity")]),
+    ("SELECT unnest(items, recursive := true) FROM orders",
+     [("orders.items", "items[].sku", "generator"), ("orders.items", "items[].qty", "generator")]),
+    ("SELECT unnest(items, max_depth := 2) FROM orders",
+     [("orders.items", "items[].sku", "generator"), ("orders.items", "items[].qty", "generator")]),
+    ("SELECT customer.* FROM orders",
+     [("orders.customer", "customer.name", "nested_access"), ("orders.customer", "customer.city", "nested_access")]),
+    ("SELECT order_id, customer.* EXCLUDE (name) FROM orders",
+     [("orders.order_id", None, "identity"), ("orders.customer", "customer.city", "nested_access")]),
+]
+
+
+@pytest.mark.parametrize("sql, reads", NESTED_CASES)
+def test_struct_unnest_and_struct_star_give_duckdbs_columns(orders, sql, reads) -> None:
+    names = [d[0] for d in orders.execute(sql).description]
+    [statement] = prism_lineage.explain(sql, NESTED, dialect="duckdb").statements
+    assert [f.name for f in statement.fields] == names
+    assert [[(s.column, s.path, s.transformation) for s in f.sources] for f in statement.fields] == [[r] for r in reads]
+    assert {s.confidence for f in statement.fields for s in f.sources} == {"exact"}
+
+
+def test_an_unnest_whose_argument_type_is_unknown_is_not_exact() -> None:
+    [statement] = prism_lineage.explain("SELECT unnest(items) FROM orders", dialect="duckdb").statements
+    [field] = statement.fields
+    assert [(s.column, s.confidence) for s in field.sources] == [("orders.items", "conservative")]
+    assert "a column per field of a struct" in statement.uncertain[0].reason
+
+
+@pytest.mark.parametrize("sql, schema, message", [
+    ("SELECT customer.* FROM orders", None, "customer.* stands for the fields of the struct column customer, whose "
+                                            "type is not declared"),
+    ("SELECT order_id.* FROM orders", NESTED, "order_id is no table or alias in scope (orders) but a column of type"),
+    ("SELECT nobody.* FROM orders", NESTED, "unknown table or alias 'nobody'"),
+])
+def test_a_star_over_what_is_no_struct_says_why(sql, schema, message) -> None:
+    with pytest.raises(prism_lineage.PrismError) as error:
+        prism_lineage.explain(sql, schema, dialect="duckdb")
+    assert message in error.value.message
+    assert error.value.line == 1

@@ -429,6 +429,9 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState) 
         qualifier = tuple(norm.part(p) for p in column.parts[:-1])
         source = scope.source(qualifier)
         if source is None:
+            fields = stars.struct_star(column, ExpressionLowerer(state))  # ``customer.*`` of a struct column
+            if fields is not None:
+                return [SelectItem(name, node) for name, node in fields]
             raise UnknownTableError(".".join(qualifier), scope.aliases(), origin)
         entries = [(name, f) for name, f in source.star_items()]
         prefix = f"{source.alias}." if source.is_open else ""

@@ -350,3 +350,42 @@ def _output_name(name: str, alias: str | None, match: re.Match | None, copy: exp
         return re.sub(r"\\(\d)", lambda m: match.group(int(m.group(1))) if int(m.group(1)) <= (match.re.groups)
                       else m.group(0), alias)
     return name
+
+
+# --- a struct column's fields: ``customer.*`` -------------------------------------------------
+
+
+def struct_star(column: exp.Column, lowerer: "ExpressionLowerer") -> list[tuple[str, exp.Expression]] | None:
+    """``s.*`` / ``t.s.*`` where ``s`` is no table but a STRUCT column (DuckDB, BigQuery): one
+    select item per field (``s.f``, read as a nested access).  ``None`` when ``s`` is no column
+    either (the caller reports the unknown table)."""
+    from ...errors import ResolutionError
+    from .nested import type_info
+
+    parts = [p.copy() for p in column.parts[:-1]]
+    if not parts or len(parts) > 4:
+        return None
+    base = exp.Column(this=parts[-1], **{k: v for k, v in zip(("table", "db", "catalog"), reversed(parts[:-1]))})
+    try:
+        read = lowerer.lower(base)
+    except ResolutionError:
+        return None
+    text = f"{base.sql(dialect=lowerer.ctx.dialect)}.*"
+    origin = lowerer.ctx.origin(column.this) or lowerer._span(column)
+    dialect = type(lowerer.ctx.dialect).__name__.lower()
+    info = type_info(read.type, None if dialect == "dialect" else dialect)
+    if info.known and info.kind != "struct":
+        raise InvalidStatementError(f"{text}: {base.sql()} is no table or alias in scope ({', '.join(lowerer.scope.aliases())}) "
+                                    f"but a column of type {read.type}, not a struct", origin=origin)
+    if not info.fields():
+        raise InvalidStatementError(f"{text} stands for the fields of the struct column {base.sql()}, whose type is "
+                                    "not declared: declare it in the schema (STRUCT<…>) or name its fields",
+                                    origin=origin)
+    star = column.this
+    if star.args.get("replace") or star.args.get("rename") or star.args.get("ilike"):
+        raise InvalidStatementError(f"{text} with REPLACE, RENAME or ILIKE is not read by prism_lineage: name the "
+                                    "fields", origin=origin)
+    norm = lowerer.ctx.normalizer
+    excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower() for c in star.args.get("except_") or []}
+    return [(name, exp.Dot(this=base.copy(), expression=exp.to_identifier(name, quoted=True)))
+            for name, _ in info.fields() if name.lower() not in excluded]
