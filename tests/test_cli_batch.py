@@ -151,11 +151,23 @@ def test_directory_without_sql_files(capsys, tmp_path) -> None:
     assert code == 3 and err.strip() == f"prism-lineage: error: no .sql files in the directory {tmp_path}"
 
 
-def test_jobs_do_not_apply_to_a_substrait_plan(capsys, tmp_path) -> None:
-    code, _, err = run(capsys, "explain", "--substrait", tmp_path / "plan.bin", "--jobs", "2")
-    assert code == 2
-    assert err.strip() == ("prism-lineage: error: --jobs and directories are for SQL statements; "
-                           "a --substrait plan is explained whole")
+@pytest.mark.parametrize("option", ["--substrait", "--spark-connect", "--frame"])
+def test_jobs_and_scripts_do_not_apply_to_a_plan(capsys, tmp_path, option) -> None:
+    """Refused before the plan is read (it does not exist): never ignored silently."""
+    code, out, err = run(capsys, "explain", option, tmp_path / "plan.bin", "--jobs", "2")
+    assert (code, out) == (2, "")
+    assert err.strip() == (f"prism-lineage: error: --jobs and directories are for SQL statements; "
+                           f"a {option} plan is explained whole: drop --jobs")
+    for command in ("explain", "graph"):
+        code, out, err = run(capsys, command, option, tmp_path / "plan.bin", "--through-script")
+        assert (code, out) == (2, "")
+        assert err.strip() == (f"prism-lineage: error: --through-script follows the statements of a SQL script; "
+                               f"a {option} plan is one statement: drop --through-script")
+    folder = tmp_path / "queries"
+    folder.mkdir()
+    (folder / "a.sql").write_text("SELECT a FROM t")
+    code, _, err = run(capsys, "explain", folder, option, tmp_path / "plan.bin")
+    assert code == 2 and "not both" in err
 
 
 # --- a directory of scripts (--through-script) -------------------------------------------------

@@ -96,8 +96,11 @@ def default_jobs() -> int:
 
 def run_batch(args, jobs: int) -> int:
     """Explain every statement under ``args.file`` with ``jobs`` processes."""
-    if getattr(args, "substrait", None) is not None:
-        raise UsageError("--jobs and directories are for SQL statements; a --substrait plan is explained whole")
+    from .substrait_input import plan_option
+
+    if plan_option(args) is not None:
+        raise UsageError(f"--jobs and directories are for SQL statements; a {plan_option(args)} plan is explained "
+                         "whole: drop --jobs")
     scripts = bool(getattr(args, "through_script", False))
     if scripts and not _show_files(args.file):
         raise UsageError(

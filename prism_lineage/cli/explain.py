@@ -15,7 +15,7 @@ from ..explain.text import render_text
 from .frame_input import add_frame_argument, frame_plan
 from .inputs import add_sql_arguments, no_statements, read_catalog, read_functions, read_sql
 from .openlineage_format import add_openlineage_arguments
-from .substrait_input import add_substrait_argument, substrait_statements
+from .substrait_input import add_substrait_argument, check_sql_only_options, substrait_statements
 
 
 def register(commands) -> None:
@@ -62,6 +62,7 @@ def _jobs(value: str) -> int:
 def run(args) -> int:
     filters = args.columns is not None or args.relationships is not None
     relationship_kinds(args.relationships)  # an unknown kind is a usage error before any work
+    check_sql_only_options(args)
     if args.format == "openlineage":
         if filters:
             raise UsageError("--column and --relationship filter the text, json, dot and mermaid output; "

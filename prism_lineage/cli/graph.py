@@ -9,7 +9,7 @@ from ..lineage.graph import LineageGraph
 from ..lineage.graph_format import render_dot, render_graph_text, graph_model
 from .frame_input import add_frame_argument, frame_plan
 from .inputs import add_sql_arguments, no_statements, read_catalog, read_functions, read_sql
-from .substrait_input import add_substrait_argument, substrait_statements
+from .substrait_input import add_substrait_argument, check_sql_only_options, substrait_statements
 
 
 def register(commands) -> None:
@@ -30,6 +30,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    check_sql_only_options(args)
     catalog = read_catalog(args.schema, getattr(args, "strict", False))
     functions = read_functions(args.functions)
     statements = substrait_statements(args, catalog)

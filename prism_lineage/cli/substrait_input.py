@@ -24,6 +24,32 @@ def add_substrait_argument(parser) -> None:
                              "SQL FILE; --schema declares the tables it reads (see docs/spark-connect.md)")
 
 
+_PLAN_OPTIONS = (("substrait", "--substrait"), ("spark_connect", "--spark-connect"), ("frame", "--frame"))
+_METAVARS = {"--substrait": "FILE", "--spark-connect": "PLAN", "--frame": "FILE"}
+
+
+def plan_option(args) -> str | None:
+    """The option that gives a plan instead of SQL text (``--substrait``, ``--spark-connect``,
+    ``--frame``), or ``None``."""
+    return next((option for name, option in _PLAN_OPTIONS if getattr(args, name, None) is not None), None)
+
+
+def check_sql_only_options(args) -> None:
+    """``--through-script`` and ``--jobs`` read SQL text: with a plan they would be ignored
+    silently, so they are refused (exit 2)."""
+    option = plan_option(args)
+    if option is None:
+        return
+    if args.file not in (None, "-"):
+        raise UsageError(f"give either a SQL FILE ({args.file}) or {option} {_METAVARS[option]}, not both")
+    if getattr(args, "through_script", False):
+        raise UsageError(f"--through-script follows the statements of a SQL script; a {option} plan is one "
+                         "statement: drop --through-script")
+    if getattr(args, "jobs", None) is not None:
+        raise UsageError(f"--jobs and directories are for SQL statements; a {option} plan is explained whole: "
+                         "drop --jobs")
+
+
 def substrait_statements(args, catalog: Catalog) -> list[Statement] | None:
     """The statements of the plan ``--substrait`` names, or ``None`` when it names none."""
     path = getattr(args, "substrait", None)

@@ -47,8 +47,19 @@ _BREAKS_PATHS = frozenset({
 })
 
 
-def _path_through(path: str | None, transformation: Transformation) -> str | None:
-    return None if path is not None and transformation in _BREAKS_PATHS else path
+def _breaks(path: str | None, transformation: Transformation) -> bool:
+    return path is not None and transformation in _BREAKS_PATHS
+
+
+def _part_of_computed(path: str, found: Found) -> Found:
+    """A part read of a computed value depends on some of its inputs, and which is not known
+    here (``struct(a, b).b`` reads ``b`` only): every input is a source, conservatively, never
+    exactly — a superset is not the right source set."""
+    transformation, confidence, reason = found
+    if confidence is not _EXACT:
+        return found
+    return (transformation, Confidence.CONSERVATIVE,
+            reason or f"the part {path} is read from a computed value, so every input of that value is listed")
 
 
 def _merge(into: dict, key, found: Found) -> None:
@@ -174,11 +185,13 @@ class EndToEnd:
                 for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
                     if names_a_star(column, edge.path):
                         confidence, reason = _EXACT, None
-                    _merge(result, extend(column, _path_through(edge.path, transformation)), (
-                        strongest(transformation, edge.transformation),
-                        weakest(confidence, edge.confidence),
-                        (edge.reason or reason) if pairing else (reason or edge.reason),
-                    ))
+                    found = (strongest(transformation, edge.transformation),
+                             weakest(confidence, edge.confidence),
+                             (edge.reason or reason) if pairing else (reason or edge.reason))
+                    if _breaks(edge.path, transformation):
+                        _merge(result, column, _part_of_computed(edge.path, found))
+                    else:
+                        _merge(result, extend(column, edge.path), found)
         self._active.discard(marker)
         self._values[target] = result
         return result
@@ -220,10 +233,12 @@ class EndToEnd:
                 for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
                     if names_a_star(column, edge.path):
                         confidence, reason = _EXACT, None
-                    _merge(result, (extend(column, _path_through(edge.path, transformation)), kind), (
-                        strongest(edge.transformation, transformation) if by_value else edge.transformation,
-                        weakest(confidence, edge.confidence), reason or edge.reason,
-                    ))
+                    found = (strongest(edge.transformation, transformation) if by_value else edge.transformation,
+                             weakest(confidence, edge.confidence), reason or edge.reason)
+                    if _breaks(edge.path, transformation):
+                        _merge(result, (column, kind), _part_of_computed(edge.path, found))
+                    else:
+                        _merge(result, (extend(column, edge.path), kind), found)
                 # What the key's inputs themselves depend on orders the rows as it is (the key's
                 # computation applies to its values only).
                 rekinded = _IDENTITY if by_value else edge.transformation

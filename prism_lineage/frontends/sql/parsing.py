@@ -227,13 +227,28 @@ def _parse_error(error: sqlglot_errors.ParseError, source: SourceText) -> ParseE
     return ParseError(message, origin=origin)
 
 
+# sqlglot's own wording for an operand its parser did not find ("sqlglot.expressions.core.Expr
+# object expected; got None"): say it in the user's terms.
+_EXPECTED = re.compile(r"^[\w.]*?(\w+) object expected; got (\w[\w.]*)$")
+
+
+def _readable(detail: str) -> str:
+    match = _EXPECTED.match(detail)
+    if match is None:
+        return detail
+    wanted = "an expression" if match.group(1) in ("Expr", "Expression") else f"a {match.group(1)}"
+    if match.group(2) == "None":
+        return f"{wanted} is missing"
+    return f"{wanted} was expected, not a {match.group(2).rsplit('.', 1)[-1]}"
+
+
 def _unexpected(error: Exception, parser, source: SourceText) -> ParseError:
     """An exception sqlglot's parser let through on malformed input: a parse error at the
     token the parser was reading."""
     token = getattr(parser, "_curr", None)
     if token is None or token.token_type is TokenType.SENTINEL:  # past the end: the last token read
         token = getattr(parser, "_prev", None)
-    detail = str(error).split("\n")[0][:200]
+    detail = _readable(str(error).split("\n")[0][:200])
     message = f"cannot parse the SQL: {detail or type(error).__name__}"
     if token is not None and getattr(token, "line", None):
         near = str(token.text)[:40]
@@ -254,7 +269,7 @@ def raised_by_sqlglot(error: BaseException) -> bool:
 
 def statement_parse_error(error: Exception, node: exp.Expression, ctx) -> ParseError:
     """sqlglot failed on a part of statement ``node`` while it was being lowered."""
-    detail = str(error).split("\n")[0][:200]
+    detail = _readable(str(error).split("\n")[0][:200])
     if not isinstance(error, sqlglot_errors.SqlglotError):
         detail = f"sqlglot cannot handle this statement ({type(error).__name__}: {detail})"
     origin = ctx.origin(node)
