@@ -214,7 +214,11 @@ def named_identifiers(sql: str, dialect: str | None, catalog: Catalog | None = N
     for statement in parsed:
         if statement is None:
             continue
+        # A table alias used as a value (``TO_JSON(t)``, ``STRUCT(t)``) is the whole row: every column.
+        row_names = {t.alias_or_name.lower() for t in statement.find_all(exp.Table)}
         for node in statement.walk():
+            if isinstance(node, exp.Column) and not node.table and node.name.lower() in row_names:
+                star = True
             if isinstance(node, exp.Identifier):
                 names.add(node.name.lower())
             elif isinstance(node, exp.Star):

@@ -35,6 +35,8 @@ def register(commands) -> None:
     parser.add_argument("--wait", action="store_true",
                         help="wait for another sync of the same environment to finish (default: fail at once)")
     add_reading_arguments(parser)
+    parser.add_argument("--full", action="store_true",
+                        help="read the project whole, even when the store can tell that nothing or only SQL changed")
     base = parser.add_mutually_exclusive_group()
     base.add_argument("--base", metavar="DIR", default=None,
                       help="the project as the environment was last synced; --project is what a branch brings, "
@@ -95,7 +97,7 @@ def run(args) -> int:
             summary = sync(args.project, args.index, args.env, wait=args.wait, base=args.base,
                            base_rev=args.base_rev, approved=args.approved, jobs=args.jobs or None,
                            statement_timeout=args.statement_timeout, max_statement_bytes=args.max_statement_bytes,
-                           progress=progress)
+                           progress=progress, full=args.full)
     except PrismError as error:
         from .lineage import refuse
 

@@ -378,7 +378,9 @@ class _Pool:
         if not self._futures:
             return
         finished, _ = wait(list(self._futures), return_when=FIRST_COMPLETED)
-        for future in finished:
+        # In the order they were submitted (``wait`` returns a set): when several chunks are done
+        # by the time we look, which one is taken first must not depend on hashing.
+        for future in [f for f in self._futures if f in finished]:
             chunk = self._futures.pop(future)
             try:
                 yield future.result()

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 STORE_FILE = "current.sqlite3"
-STORE_VERSION = 2  # PRAGMA user_version: a store of another version is rebuilt, never read
+STORE_VERSION = 3  # PRAGMA user_version: a store of another version is rebuilt, never read
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -72,12 +72,25 @@ CREATE TABLE scope_assets (
 CREATE TABLE scope_targets (scope INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (scope, target)) WITHOUT ROWID;
 CREATE TABLE scope_ledgers (key TEXT PRIMARY KEY, ledger BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE refused (key TEXT PRIMARY KEY, why TEXT NOT NULL, timeout REAL, max_bytes INTEGER) WITHOUT ROWID;
+CREATE TABLE files (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, inode INTEGER)
+    WITHOUT ROWID;
+CREATE TABLE documents (path TEXT PRIMARY KEY, document TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE statements (position INTEGER PRIMARY KEY, writer TEXT NOT NULL, key TEXT, via TEXT NOT NULL,
+                         file TEXT NOT NULL, read_from TEXT, declared TEXT, declared_by TEXT NOT NULL DEFAULT 'reads',
+                         language TEXT NOT NULL DEFAULT 'sql');
+CREATE INDEX statements_by_writer ON statements (writer);
+CREATE TABLE ledger (key TEXT PRIMARY KEY, read TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE lookups (resolved TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (resolved, key)) WITHOUT ROWID;
+CREATE TABLE declared (name TEXT PRIMARY KEY, columns TEXT, complete INTEGER NOT NULL DEFAULT 1) WITHOUT ROWID;
+CREATE TABLE asset_names (full_name TEXT PRIMARY KEY, aliases TEXT NOT NULL, alias_ranks TEXT NOT NULL) WITHOUT ROWID;
 """
 
 # What ``meta`` holds (all text; absent: NULL).
 META_KEYS = ("project", "environment", "status", "held_for_review", "parser", "epoch", "revision", "commit",
              "synced_at", "environments", "default_environment", "visibility_independent",
-             "missing")  # missing: JSON list of what index repair quarantined and no sync has healed yet
+             "missing", "budget", "version", "statements", "in_files")
+# missing: JSON list of what index repair quarantined and no sync has healed yet; budget: the
+# reading budget of the last full sync; version: prism_lineage's; statements, in_files: counts.
 
 
 class StoreError(Exception):
@@ -397,5 +410,32 @@ def write_refused(path: Path, refused: Mapping[str, tuple[str, float | None, int
             connection.execute("DELETE FROM refused")
             connection.executemany("INSERT INTO refused (key, why, timeout, max_bytes) VALUES (?, ?, ?, ?)",
                                    [(k, *v) for k, v in sorted(refused.items())])
+    finally:
+        connection.close()
+
+
+def read_fingerprint(path: Path) -> dict:
+    try:
+        connection = connect_read(path)
+    except (StoreError, sqlite3.Error):
+        return {}
+    try:
+        return {row[0]: tuple(row[1:]) for row in connection.execute(
+            "SELECT path, size, mtime_ns, ctime_ns, inode FROM files")}
+    except sqlite3.Error:
+        return {}
+    finally:
+        connection.close()
+
+
+def write_fingerprint(path: Path, found: Mapping[str, tuple]) -> None:
+    """The project's files as the sync that just committed read them (None: forget them, so
+    that the next sync reads the project)."""
+    connection = sqlite3.connect(path, timeout=30.0)
+    try:
+        with connection:
+            connection.execute("DELETE FROM files")
+            connection.executemany("INSERT INTO files (path, size, mtime_ns, ctime_ns, inode) VALUES (?,?,?,?,?)",
+                                   [(p, *v) for p, v in sorted(found.items())])
     finally:
         connection.close()

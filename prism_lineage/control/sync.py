@@ -49,6 +49,9 @@ class SyncSummary:
     scope_reads: int = 0  # statements read again for visibility scopes
     interrupted: bool = False  # the pass was stopped: what it did not read is not read yet
     parser: str = "ran"  # the parser's state on this pass (governance.statuses.ParserState)
+    # How the sync worked: "full" (the project read), "unchanged" (no file changed) or "sql" (only
+    # SQL changed: worked out from the store, engine.py).
+    path: str = "full"
     notes: list[str] = field(default_factory=list)
 
     def line(self) -> str:
@@ -97,18 +100,30 @@ def git_revision(project_dir: str | Path) -> str | None:
 def sync(project_dir: str | Path, index: str | Path, environment: str | None = None, *, wait: bool = False,
          base: str | Path | None = None, base_rev: str | None = None, approved: bool = False,
          jobs: int | None = None, statement_timeout: float | None = None, max_statement_bytes: int | None = None,
-         progress=None, start_pool=None) -> SyncSummary:
+         progress=None, start_pool=None, full: bool = False) -> SyncSummary:
     """Sync ``environment`` of the project in ``project_dir`` into ``index`` (see the module).
 
     ``jobs``: worker processes that read statements (None: every core).  ``statement_timeout``
     (seconds) and ``max_statement_bytes``: what one statement may cost; over it, it could not be
     parsed.  ``progress(done, total)``: called as statements are read.  ``start_pool``: how the
-    reading pass starts its workers (tests)."""
-    from ..governance.loading import load_project
+    reading pass starts its workers (tests).  ``full``: read the project whole even when the
+    store could tell that nothing, or only SQL, changed."""
+    from .fingerprint import fingerprint
+    from .reading_pass import ReadingBudget, default_jobs
 
     started = time.perf_counter()
     if approved and base is None and base_rev is None:
         raise UsageError("--approved needs --base or --base-rev: it approves the move from that version")
+    snapshot = fingerprint(project_dir)  # before anything is read: a later edit is a change next time
+    options = _Options(jobs or default_jobs(), ReadingBudget(statement_timeout, max_statement_bytes), progress,
+                       start_pool)
+    if base is None and base_rev is None and not full:
+        unchanged = _sync_if_unchanged(project_dir, index, environment, snapshot, options, wait)
+        if unchanged is not None:
+            unchanged.seconds = time.perf_counter() - started
+            return unchanged
+    from ..governance.loading import load_project
+
     project, access = load_project(project_dir)
     standing = None
     if base is not None or base_rev is not None:
@@ -122,15 +137,106 @@ def sync(project_dir: str | Path, index: str | Path, environment: str | None = N
     env_name = _environment_name(project, standing, environment, approved)
     root = environment_root(index, project.name, env_name)
     revision = git_revision(project_dir)
-    from .reading_pass import ReadingBudget, default_jobs
-
-    options = _Options(jobs or default_jobs(), ReadingBudget(statement_timeout, max_statement_bytes), progress,
-                       start_pool)
     with WriterLock(root, wait=wait):
         summary = _sync_locked(project, standing, access, env_name, root, revision, approved, options)
         write_pointer(index, project_dir, project)
+        if (root / STORE_FILE).is_file():
+            from .store import write_fingerprint
+
+            complete = standing is None and not summary.held_for_review and summary.parser == "ran"
+            if complete:
+                from .engine import write_engine_state
+
+                write_engine_state(root / STORE_FILE, Path(project_dir), project.environment(env_name),
+                                   summary.lineage, snapshot)
+            write_fingerprint(root / STORE_FILE, snapshot if complete else {})
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _sync_if_unchanged(project_dir, index, environment: str | None, snapshot: dict, options: _Options,
+                       wait: bool) -> SyncSummary | None:
+    """The sync of a project none of whose files changed since the last complete sync of this
+    environment (``fingerprint.py``): one epoch that changes nothing, written without reading the
+    project or the index; None when anything may have changed (the sync then reads it all)."""
+    import json
+
+    from ..index.epochs import epochs
+    from .locate import _environment
+    from .store import read_fingerprint
+
+    pointer = read_pointer(index, project_dir)
+    if pointer is None or not snapshot:
+        return None
+    try:
+        name = pointer["project"]
+        chosen = _environment(name, pointer.get("environments") or [], pointer.get("default_environment"),
+                              environment)
+    except Exception:  # noqa: BLE001 - the full sync says what is wrong
+        return None
+    if chosen is None:
+        return None
+    root = environment_root(index, name, chosen)
+    store = root / STORE_FILE
+    if not store.is_file():
+        return None
+    revision = git_revision(project_dir)
+    with WriterLock(root, wait=wait):
+        try:
+            meta = read_meta(store)
+        except Exception:  # noqa: BLE001
+            return None
+        committed = epochs(root / "alive")
+        if not committed or meta.get("epoch") != str(committed[-1]) or meta.get("status") != "computed":
+            return None
+        if meta.get("parser") != "ran" or meta.get("missing") not in (None, "[]") or meta.get("held_for_review") == "1":
+            return None
+        if meta.get("budget") != json.dumps(options.budget.as_dict()) or meta.get("version") != _version():
+            return None
+        before = read_fingerprint(store)
+        if before != snapshot:
+            return _sync_sql_edits(project_dir, root, before, snapshot, options, revision, meta, name, chosen)
+        from ..index.writer import EpochWriter
+        from .reading import StoreReader
+
+        with StoreReader(root) as reader:
+            if reader.connection.execute("SELECT 1 FROM assets WHERE waiting LIMIT 1").fetchone():
+                return None
+            alive = [a for (a,) in reader.connection.execute("SELECT asset_id FROM assets")]
+        writer = EpochWriter(root)
+        writer.revision = revision
+        epoch = writer.write_unchanged(chosen, "ran", alive)
+        StoreWriter(root).set_meta({"epoch": str(epoch), "revision": revision,
+                                    "commit": revision.split("+")[0] if revision else None,
+                                    "synced_at": datetime.datetime.now(datetime.timezone.utc).isoformat(
+                                        timespec="seconds")})
+    statements = int(meta.get("statements") or 0)
+    return SyncSummary(name, chosen, epoch, revision, statements=statements, unchanged=statements,
+                       in_files=int(meta.get("in_files") or 0), parser="ran", path="unchanged")
+
+
+def _sync_sql_edits(project_dir, root: Path, before: dict, snapshot: dict, options: _Options, revision, meta: dict,
+                    project: str, environment: str) -> SyncSummary | None:
+    """Only SQL changed (``engine.py``): the epoch and the store from the store's own state."""
+    from .engine import sync_sql_edits
+    from .store import write_fingerprint
+
+    if not before:
+        return None
+    done = sync_sql_edits(Path(project_dir), root, before, snapshot, options.budget, revision, meta)
+    if done is None:
+        return None
+    epoch, read = done
+    write_fingerprint(root / STORE_FILE, snapshot)
+    statements = int(meta.get("statements") or 0)
+    return SyncSummary(project, environment, epoch, revision, statements=statements, read=read,
+                       unchanged=statements - read, in_files=int(meta.get("in_files") or 0), parser="ran", path="sql")
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
 
 
 def _environment_name(project, standing, environment: str | None, approved: bool) -> str:
@@ -199,6 +305,8 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
     summary.lineage = lineage  # what the sync computed (not part of the summary's JSON)
     _count(summary, project, environment, lineage, previous)
     meta = _meta(project, lineage, epoch, revision)
+    meta.update(budget=json.dumps(options.budget.as_dict()), version=_version(), statements=str(summary.statements),
+                in_files=str(summary.in_files))
     from ..index.maintenance import heal
 
     heal(root)  # every row that differed from what the index held is written again: nothing is missing

@@ -63,6 +63,44 @@ class EpochWriter:
             release(self.root, epoch)  # committed or not, the number's files now keep it taken
         return epoch
 
+    def write_unchanged(self, environment: str, parser: str, alive: list[str]) -> int:
+        """An epoch for a sync that found nothing changed: what ``write`` writes when no row
+        differs — the merged nodes (none), the pass, the alive ids — without reading the index."""
+        epoch = self.allocate()
+        try:
+            now = datetime.datetime.now(datetime.timezone.utc)
+            self._write(MERGED_NODES, [], epoch, now, always=True)
+            self._write(PASSES, [{"environment": environment, "parser": parser, "revision": self.revision}], epoch,
+                        now, always=True)
+            self._write(ALIVE, [{"asset_id": a} for a in sorted(alive)], epoch, now, always=True)
+        finally:
+            release(self.root, epoch)
+        return epoch
+
+    def write_known_delta(self, environment: str, parser: str, alive: list[str], *, compiled: list[Asset],
+                          edge_groups: dict[str, tuple[LineageEdge, ...]],
+                          statements: dict[str, tuple]) -> int:
+        """An epoch whose delta the caller knows (the control plane's SQL-only sync): the assets
+        whose compiled fields changed, each target's new incoming edges, each asset's new
+        statement reads — the rows ``write`` would write for the same change."""
+        epoch = self.allocate()
+        try:
+            now = datetime.datetime.now(datetime.timezone.utc)
+            self._write(READS, [_read_row(a) for a in compiled], epoch, now)
+            self._write(EDGES, [row for target, group in sorted(edge_groups.items())
+                                for row in ([_edge_row(e) for e in group] or [_tombstone(target)])], epoch, now)
+            self._write(STATEMENTS, [row for asset, reads in sorted(statements.items())
+                                     for row in (statement_rows(asset, reads) or [tombstone(asset)])], epoch, now)
+            nodes = {a.id: _node_row(a) for a in compiled}
+            reads = {a.id: _read_row(a) for a in compiled}
+            self._write(MERGED_NODES, self._merged(set(nodes), nodes, reads), epoch, now, always=True)
+            self._write(PASSES, [{"environment": environment, "parser": parser, "revision": self.revision}], epoch,
+                        now, always=True)
+            self._write(ALIVE, [{"asset_id": a} for a in sorted(alive)], epoch, now, always=True)
+        finally:
+            release(self.root, epoch)
+        return epoch
+
     def _write_epoch(self, lineage: EnvironmentLineage, epoch: int, current: IndexState | None) -> None:
         now = datetime.datetime.now(datetime.timezone.utc)  # one ingested_at for the whole run
         if current is None or current.statements is None:

@@ -90,8 +90,14 @@ def test_an_unreadable_file_is_quarantined_and_the_answer_says_which_epoch_is_mi
     root, index, env = synced(capsys, tmp_path, change_sql)
     healthy = answers(capsys, root, index)
     (env / "parse" / "edges" / "v1_2.parquet").write_bytes(b"PAR1 not really")
+    # Nothing changed: the sync writes an epoch without reading the index (the store is whole).
+    assert run(capsys, "sync", "--project", root, "--index", index, "--env", "prod")[0] == 0
+    view_file = root / "views" / "daily_revenue.yaml"
+    original = view_file.read_text()
+    edit_yaml(root, "views/daily_revenue.yaml", lambda d: d.update(owner="ann@example.com"))
     code, _, err = run(capsys, "sync", "--project", root, "--index", index, "--env", "prod")
     assert code == 3 and "cannot read the index" in err and "index repair" in err  # refused, nothing lost
+    view_file.write_text(original)
     code, out, _ = run(capsys, "index", "check", "--index", index)
     assert code == 1 and "unreadable: parse/edges/v1_2.parquet" in out
     assert run(capsys, "index", "repair", "--index", index)[0] == 0

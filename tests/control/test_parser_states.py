@@ -16,6 +16,7 @@ import pytest
 from gov_helpers import table, view, write_project
 
 from prism_lineage.cli import main
+from prism_lineage.control import reading_pass
 from prism_lineage.control.paths import environment_root
 from prism_lineage.control.reading import StoreReader
 from prism_lineage.control.sync import sync
@@ -76,7 +77,10 @@ def test_a_statement_over_the_size_limit_could_not_be_parsed_until_the_limit_gro
     assert first.failed == 1
     answers_agree(tmp_path, first, root)
     again = sync(root, tmp_path / "index", max_statement_bytes=100, jobs=1)
-    assert again.read == 0 and statuses(again)["p.v"] == "Could not be parsed"  # not retried under the same budget
+    assert again.read == 0  # not retried under the same budget (nothing changed: the project is not read)
+    with StoreReader(environment_root(tmp_path / "index", "t", "prod")) as store:
+        [status] = store.connection.execute("SELECT sql_status FROM assets WHERE full_name = 'p.v'").fetchone()
+    assert status == "Could not be parsed"
     grown = sync(root, tmp_path / "index", max_statement_bytes=10_000, jobs=1)
     # A larger budget reads it, and p.u again, which reads its columns (now known).
     assert grown.read == 2 and statuses(grown)["p.v"] is None
@@ -112,15 +116,26 @@ def test_a_statement_that_kills_its_worker_could_not_be_parsed_and_the_rest_is_r
     answers_agree(tmp_path, summary, root)
 
 
+class _OneAtATime(reading_pass._Pool):
+    """The real worker pool, but only one chunk in flight: the statement whose answer comes back
+    first is the first one dispatched, by construction, not by which worker is quicker."""
+
+    def has_room(self) -> bool:
+        return not self._futures
+
+
 def test_an_interrupted_pass_leaves_what_is_new_not_read_yet(tmp_path):
     root = project(tmp_path)
     assert sync(root, tmp_path / "index", jobs=1).read == 3
     edited = project(tmp_path, hidden_sql="SELECT x AS y FROM p.a", public_sql="SELECT x + 1 AS x FROM p.a")
+    answered = []
 
     def stop(done, total):
-        raise KeyboardInterrupt  # Ctrl-C while the first statement's answer comes back
+        answered.append(done)
+        raise KeyboardInterrupt  # Ctrl-C as the first statement's answer comes back (the event)
 
-    summary = sync(edited, tmp_path / "index", jobs=1, progress=stop)
+    summary = sync(edited, tmp_path / "index", jobs=1, progress=stop, full=True, start_pool=_OneAtATime)
+    assert answered == [1]  # stopped on the first answer, with nothing else in flight
     assert summary.interrupted and summary.parser == "no_answer" and summary.epoch == 2
     waiting = {name for name, status in statuses(summary).items() if status == "Not read yet"}
     # One changed statement (the first in file order: h.w) was read before the stop; p.v was not,
@@ -134,7 +149,7 @@ def test_an_interrupted_pass_leaves_what_is_new_not_read_yet(tmp_path):
     # "Could not run" only to whoever may see SQL that waits (a parser that gave no answer).
     assert told[None] == "Could not run"
     assert told["m"] == ("Could not run" if waiting & {"p.v"} else "Recorded")
-    finished = sync(edited, tmp_path / "index", jobs=1)  # the next pass reads the rest
+    finished = sync(edited, tmp_path / "index", jobs=1, full=True)  # the next pass reads the rest
     assert finished.read == 2 and finished.parser == "ran"
     assert not any(s == "Not read yet" for s in statuses(finished).values())
 

@@ -184,3 +184,37 @@ def test_epoch_numbers_are_allocated_atomically_without_the_lock(tmp_path):
     with context.Pool(4) as pool:
         taken = pool.starmap(reserve, [(tmp_path, 1)] * 40)
     assert sorted(taken) == list(range(1, 41))
+
+
+def test_a_sync_that_finds_nothing_changed_reads_nothing(capsys, tmp_path, monkeypatch):
+    from prism_lineage.control.sync import sync
+    from prism_lineage.governance import loading
+
+    root = shutil.copytree(SHOP, tmp_path / "shop")
+    index = tmp_path / "index"
+    first = sync(root, index, "prod")
+    before = run(capsys, "lineage", "impact", "raw.orders", "--project", str(root), "--env", "prod", "--index",
+                 str(index), "-o", "json")[1]
+
+    def not_read(*args, **kwargs):
+        raise AssertionError("the project was read")
+
+    monkeypatch.setattr(loading, "load_project", not_read)
+    again = sync(root, index, "prod")
+    assert (again.epoch, again.read, again.unchanged, again.statements) == (2, 0, first.statements, first.statements)
+    assert EpochIndex(index / "shop" / "prod").epochs() == [1, 2]
+    after = json.loads(run(capsys, "lineage", "impact", "raw.orders", "--project", str(root), "--env", "prod",
+                           "--index", str(index), "-o", "json")[1])
+    assert after.pop("as_of")["epoch"] == 2
+    expected = json.loads(before)
+    expected.pop("as_of")
+    assert after == expected
+    # A declaration written again with the same text changes no declaration: still nothing is read.
+    (root / "views" / "daily_revenue.yaml").write_text((root / "views" / "daily_revenue.yaml").read_text())
+    assert sync(root, index, "prod").read == 0
+    monkeypatch.undo()
+    # A file added (or removed) is a change the store cannot work out: the project is read.
+    (root / "views" / "notes.txt").write_text("not a declaration, but a file of the project")
+    monkeypatch.setattr(loading, "load_project", not_read)
+    with pytest.raises(AssertionError, match="the project was read"):
+        sync(root, index, "prod")

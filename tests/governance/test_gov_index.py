@@ -306,10 +306,14 @@ def test_cli_an_index_that_cannot_be_read_is_refused(capsys, tmp_path):
     from prism_lineage.cli import main
 
     index = tmp_path / "index"
-    argv = ["lineage", "analytics.orders", "--project", str(SHOP), "--index", str(index), "--sync"]
+    root = shutil.copytree(SHOP, tmp_path / "shop")
+    argv = ["lineage", "analytics.orders", "--project", str(root), "--index", str(index), "--sync"]
     assert main(argv) == 0
     capsys.readouterr()
     (index / "shop/prod/compile/statements/v1_1.parquet").write_bytes(b"not parquet")
+    # A change the store cannot work out alone (a table's owner): the sync reads the index.
+    edit_yaml(root, "tables/raw/orders.yaml" if (root / "tables/raw/orders.yaml").exists() else
+              str(next(root.glob("tables/**/*.yaml")).relative_to(root)), lambda d: d.update(owner="x@example.com"))
     assert main(argv) == 3
     assert capsys.readouterr().err.startswith(f"prism-lineage: error: cannot read the index in {index / 'shop/prod'}: ")
 

@@ -178,6 +178,10 @@ class ExpressionLowerer:
             raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or COUNT",
                                         origin=self.ctx.origin(node.this))
         origin = self.ctx.origin(node.this)
+        if not node.table:
+            row = self._whole_row(node, origin)
+            if row is not None:
+                return row
         if not node.table and self._names_a_variable(node):
             variable = read_variable(self.ctx.normalizer.part(node.this), origin, self.ctx)
             if variable is not None:
@@ -210,6 +214,38 @@ class ExpressionLowerer:
         if mode is not Mode.ROWS and self.state.aggregate is not None:
             return self.state.aggregate.bare_column(resolved, self)
         return resolved
+
+    def _whole_row(self, node: exp.Column, origin: Origin | None) -> Expr | None:
+        """A table alias used as a value (``TO_JSON_STRING(t)``, ``row_to_json(t)``, ``STRUCT(t)``,
+        ``SELECT t FROM t``: BigQuery, Postgres, DuckDB): the whole row, a struct of every column
+        of that FROM item (specs/nested.md).  A column of that name a query's table declares wins,
+        as the engines resolve it; over a table without a schema the row is its unknown ``*``
+        (which holds a column of that name too, if there is one).  ``None``: not a whole row."""
+        dialect = _dialect_name(self.ctx)
+        if dialect not in _WHOLE_ROW_DIALECTS:
+            return None
+        name = self.ctx.normalizer.part(node.this)
+        key = name.lower()
+        scope, depth = self.scope, 0
+        while scope is not None:
+            if key in scope.merged or any(s.has(key) for s in scope.sources):
+                return None
+            source = scope.source((name,))
+            if source is not None:
+                break
+            scope, depth = scope.outer, depth + 1
+        else:
+            return None
+        if source.alias.lower() != key:
+            return None
+        items = source.star_items()
+        if not items:
+            return None
+        refs = tuple(self.scope._ref(f, origin, depth) for _, f in items)
+        names = tuple(n for n, _ in items)
+        # No struct type: a field read out of the row later (``(SELECT t AS r …).r.a``) is not
+        # followed to its one column, so it stays conservative, with the reason.
+        return Call(self.ctx.ids.new("call", origin), origin, None, "struct", refs, True, names)
 
     def _names_a_variable(self, node: exp.Column) -> bool:
         """Whether an unqualified name is a script variable rather than a column: a column of
@@ -605,6 +641,10 @@ def and_all(ctx, exprs: list[Expr]) -> Expr:
         origin = ctx.join(result.origin, expr.origin)
         result = Call(ctx.ids.new("call", origin), origin, T.BOOLEAN, "and", (result, expr))
     return result
+
+
+# Dialects where a FROM item's alias used as a value is its whole row (a STRUCT / composite).
+_WHOLE_ROW_DIALECTS = frozenset({"bigquery", "postgres", "duckdb", "redshift", "materialize", "risingwave"})
 
 
 def _dialect_name(ctx) -> str | None:

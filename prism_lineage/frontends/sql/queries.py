@@ -393,17 +393,24 @@ class QueryLowerer:
     def _add_item(self, clause: FromClause, item: exp.Expression, join: exp.Join | None,
                   scope: Scope, env: CteEnv) -> None:
         ctx = self.ctx
-        if isinstance(item, exp.Table) and item.args.get("joins"):
-            # ``FROM (a JOIN b ON …)``: the parenthesised items join the clause directly.
-            bare = item.copy()
-            joins = bare.args.pop("joins")
-            bare.set("joins", None)
-            self._add_item(clause, bare, join, scope, env)
+        group = _join_group(item)
+        if group is not None:
+            first, joins = group
+            if join is None:
+                # ``FROM ((a JOIN b ON …) JOIN c ON …)``: a leading group is the same left-deep
+                # join tree as without its parentheses, so its items join the clause directly.
+                self._add_item(clause, first, None, scope, env)
+                for inner in joins:
+                    self._add_item(clause, inner.this, inner, scope, env)
+                return
+            # ``a LEFT JOIN (b JOIN c ON …) ON …``: the group is joined first, as one right
+            # side (flattening it would join c to a's rows and lose the padding of b and c).
+            inner_clause = FromClause(ctx)
+            self._add_item(inner_clause, first, None, scope, env)
             for inner in joins:
-                self._add_item(clause, inner.this, inner, scope, env)
-            return
-        if isinstance(item, exp.Subquery) and isinstance(item.this, exp.Table) and item.this.args.get("joins"):
-            self._add_item(clause, item.this, join, scope, env)
+                self._add_item(inner_clause, inner.this, inner, scope, env)
+            sources = [source for entry in inner_clause.items for source in entry.sources]
+            self._join_entry(clause, FromItem(inner_clause.build, sources), item, join, scope, env, added=True)
             return
         build, sources = self._source(item, scope, env, lateral=bool(join is not None and _is_lateral(join)))
         entry = FromItem(build, sources)
@@ -412,6 +419,13 @@ class QueryLowerer:
                 scope.add(source)
             clause.add(entry)
             return
+        self._join_entry(clause, entry, item, join, scope, env)
+
+    def _join_entry(self, clause: FromClause, entry: FromItem, item: exp.Expression, join: exp.Join,
+                    scope: Scope, env: CteEnv, added: bool = False) -> None:
+        """Add a joined item (``added``: its sources are in ``scope`` already, a join group's)."""
+        ctx = self.ctx
+        sources = entry.sources
         side = str(join.args.get("side") or "").upper()
         kind_text = str(join.args.get("kind") or "").upper()
         entry.kind = _JOIN_KINDS.get((side, kind_text), JoinKind.INNER)
@@ -424,7 +438,13 @@ class QueryLowerer:
         using = join.args.get("using")
         natural = str(join.args.get("method") or "").upper() == "NATURAL"
         entry.takes_where = not (using or natural or join.args.get("on") is not None)
-        if using or natural:
+        if added:
+            if using or natural:
+                # Which columns a USING/NATURAL join of a parenthesised group merges is not
+                # followed: its join lineage would be missing, so the answer says so.
+                ctx.uncertain_about("a USING or NATURAL join with a parenthesised join is not analysed: "
+                                    "its join columns are unknown")
+        elif using or natural:
             self._using_join(entry, join, using, natural, scope)
         else:
             starred = entry.kind not in (JoinKind.SEMI, JoinKind.ANTI)
@@ -636,6 +656,28 @@ def _clone_ref(ctx: LoweringContext, ref: Expr, origin: Origin | None) -> Expr:
     if isinstance(ref, FieldRef):
         return FieldRef(ctx.ids.new("col", origin), origin, ref.type, ref.field)
     return ref
+
+
+def _join_group(item: exp.Expression) -> tuple[exp.Expression, list[exp.Join]] | None:
+    """A parenthesised join in FROM, at any depth of parentheses (``((a JOIN b ON …))``): its
+    first item and its joins, in order; ``None`` for any other item.  sqlglot reads
+    ``(a JOIN b)`` as a Table carrying joins, or a Subquery of one; a Subquery around a group
+    may carry joins of its own (``((a JOIN b) JOIN c)``)."""
+    joins: list[exp.Join] = []
+    while True:
+        if isinstance(item, exp.Subquery) and not item.args.get("alias") and not item.args.get("pivots"):
+            if item.args.get("joins"):
+                joins = list(item.args["joins"]) + joins
+            elif not isinstance(item.this, (exp.Subquery, exp.Table)):
+                return None
+            item = item.this
+            continue
+        if isinstance(item, exp.Table) and item.args.get("joins"):
+            bare = item.copy()
+            inner = bare.args.pop("joins")
+            bare.set("joins", None)
+            return bare, list(inner) + joins
+        return (item, joins) if joins else None
 
 
 def _is_lateral(join: exp.Join) -> bool:

@@ -22,6 +22,7 @@ from ...errors import InvalidStatementError, ParseError, UnknownTableError
 from ...ir import (
     Aggregate,
     AggregateCall,
+    Call,
     Distinct,
     Expr,
     Field,
@@ -370,7 +371,19 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
         final_id = ctx.ids.new("project", project_origin)
         relation = Project(final_id, project_origin, relation, refs,
                            tuple(Field(field_id(final_id, i), f.name, f.type, f.origin) for i, f in enumerate(visible)))
+    if str(node.args.get("kind") or "").upper() == "STRUCT":
+        relation = _as_struct(ctx, relation, project_origin)
     return relation
+
+
+def _as_struct(ctx: "LoweringContext", relation: Relation, origin: Origin | None) -> Relation:
+    """BigQuery's ``SELECT AS STRUCT a, c …``: a value table whose one column is the struct of
+    the selected fields (what ``ARRAY(SELECT AS STRUCT …)`` and a scalar subquery take)."""
+    fields = relation.fields
+    refs = tuple(FieldRef(ctx.ids.new("col", f.origin), f.origin, f.type, f.id) for f in fields)
+    value = Call(ctx.ids.new("call", origin), origin, None, "struct", refs, True, tuple(f.name for f in fields))
+    struct_id = ctx.ids.new("project", origin)
+    return Project(struct_id, origin, relation, (value,), (Field(field_id(struct_id, 0), "STRUCT", None, origin),))
 
 
 def picks_rows(node: exp.Expression) -> bool:
@@ -393,6 +406,9 @@ def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
             items.extend(_expand_star(expression, None, state))
         elif isinstance(expression, exp.Column) and isinstance(expression.this, exp.Star):
             items.extend(_expand_star(expression.this, expression, state))
+        elif isinstance(expression, exp.Dot) and isinstance(expression.expression, exp.Star) and \
+                (row_items := _expand_row_star(expression, state)) is not None:
+            items.extend(row_items)
         elif (generated := select_outputs(expression, ExpressionLowerer(state))) is not None:
             items.extend(SelectItem(name, output) for name, output in generated)
         else:
@@ -470,6 +486,67 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState) 
             expr = FieldRef(ctx.ids.new("col", origin), origin, target.type, target.id)
         items.append(SelectItem(renamed.get(name.lower(), name), None, expr))
     return items
+
+
+# Expressions whose value is one of their value arguments, unchanged: a field of their value
+# is that field of the argument chosen (``IF(c, t, NULL).a`` = ``IF(c, t.a, NULL)``).
+_CHOOSERS = {exp.If: ("true", "false"), exp.Case: ("default",), exp.Coalesce: ("this", "expressions"),
+             exp.Paren: ("this",)}
+
+
+def _expand_row_star(dot: exp.Dot, state: SelectState) -> list[SelectItem] | None:
+    """``IF(c, t, NULL).* [EXCEPT (…)] [REPLACE (… AS x)]`` (BigQuery): the fields of a whole
+    row chosen by IF / CASE / COALESCE, one item per column of that row's FROM item, each the
+    same choice over that column (``IF(c, t.a, NULL)``).  ``None``: not such an expression."""
+    base, star = dot.this, dot.expression
+    rows = [c for c in base.find_all(exp.Column)
+            if not c.table and isinstance(c.this, exp.Identifier) and _chosen(c, base)]
+    if not rows:
+        return None
+    norm = state.ctx.normalizer
+    alias = norm.part(rows[0].this)
+    if any(norm.part(c.this).lower() != alias.lower() for c in rows):
+        return None  # rows of different FROM items: their columns need not line up
+    source = state.scope.source((alias,))
+    if source is None or source.is_open or any(s.has(alias.lower()) for s in state.scope.sources):
+        return None
+    excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower()
+                for c in star.args.get("except_") or star.args.get("except") or []}
+    replaced = {}
+    for item in star.args.get("replace") or []:
+        if isinstance(item, exp.Alias) and item.args.get("alias") is not None:
+            replaced[norm.part(item.args["alias"]).lower()] = item.this
+    items: list[SelectItem] = []
+    for name in source.names():
+        if name.lower() in excluded:
+            continue
+        if name.lower() in replaced:
+            items.append(SelectItem(name, replaced[name.lower()]))
+            continue
+        chosen = base.copy()
+        for column in [c for c in chosen.find_all(exp.Column)
+                       if not c.table and isinstance(c.this, exp.Identifier) and _chosen(c, chosen)]:
+            field = exp.column(exp.to_identifier(name, quoted=True), table=column.this.copy())
+            field.meta.update(column.this.meta)
+            field.this.meta.update(column.this.meta)
+            column.replace(field)
+        items.append(SelectItem(name, chosen))
+    return items
+
+
+def _chosen(column: exp.Column, base: exp.Expression) -> bool:
+    """Whether ``column`` is a value ``base`` may be (reached through choosers' value arguments)."""
+    node = column
+    while node is not base:
+        parent = node.parent
+        if isinstance(parent, exp.If) and isinstance(parent.parent, exp.Case) and node.arg_key == "true":
+            node = parent.parent  # a WHEN … THEN value of a CASE
+            continue
+        keys = _CHOOSERS.get(type(parent))
+        if keys is None or node.arg_key not in keys:
+            return False
+        node = parent
+    return True
 
 
 def _items_span(items: list[SelectItem], lowerer: ExpressionLowerer) -> Origin | None:

@@ -1,0 +1,55 @@
+"""What a project's files looked like when a sync read them: enough to tell, without reading
+them, that nothing changed since.
+
+Each file a sync may read — a native project's files (every file under the project directory
+but hidden ones), or a dbt project's ``dbt_project.yml``, ``profiles.yml``, ``access.yaml`` and
+``target/manifest.json``/``catalog.json`` — is remembered by its size, modification and change
+times (nanoseconds) and inode, taken *before* the sync reads the project.  A later sync that
+finds the same files with the same four values finds nothing changed: any write, rename or
+replacement of a file changes its change time (``ctime``), which no tool sets back.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+Fingerprint = dict[str, tuple[int, int, int, int]]  # path (relative, posix) -> (size, mtime_ns, ctime_ns, inode)
+
+_DBT_FILES = ("dbt_project.yml", "profiles.yml", "access.yaml", "target/manifest.json", "target/catalog.json")
+
+
+def fingerprint(root: str | Path) -> Fingerprint:
+    root = Path(root)
+    found: Fingerprint = {}
+    if (root / "project.yaml").is_file():
+        _walk(root, "", found)
+    else:
+        for relative in _DBT_FILES:
+            try:
+                found[relative] = _stat(os.stat(root / relative))
+            except OSError:
+                continue
+    return found
+
+
+def _walk(root: Path, prefix: str, found: Fingerprint) -> None:
+    try:
+        entries = list(os.scandir(root / prefix if prefix else root))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue  # .git, editors' files: never declarations
+        relative = f"{prefix}{entry.name}"
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                _walk(root, relative + "/", found)
+            else:
+                found[relative] = _stat(entry.stat(follow_symlinks=False))
+        except OSError:
+            continue
+
+
+def _stat(status: os.stat_result) -> tuple[int, int, int, int]:
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
