@@ -201,3 +201,10 @@ def test_a_star_over_what_is_no_struct_says_why(sql, schema, message) -> None:
         prism_lineage.explain(sql, schema, dialect="duckdb")
     assert message in error.value.message
     assert error.value.line == 1
+
+
+def test_clickhouse_columns_names_an_expression_by_its_text() -> None:
+    schema = {"t1": {"id": "int", "a": "int", "ab": "int"}}
+    [statement] = prism_lineage.explain("SELECT max(COLUMNS('a')) FROM t1", schema, dialect="clickhouse").statements
+    assert [(f.name, [s.column for s in f.sources]) for f in statement.fields] == [
+        ("max(a)", ["t1.a"]), ("max(ab)", ["t1.ab"])]
