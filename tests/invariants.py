@@ -227,6 +227,10 @@ def named_identifiers(sql: str, dialect: str | None, catalog: Catalog | None = N
                 star = True  # NATURAL JOIN names its columns implicitly
             elif isinstance(node, exp.Pivot):
                 star = True  # PIVOT groups by (UNPIVOT keeps) every column it does not name
+            elif isinstance(node, exp.Columns):
+                star = True  # DuckDB's COLUMNS(pattern) stands for the columns its pattern picks
+                # … and COLUMNS(['a', 'b']) names its columns in strings.
+                names.update(str(lit.this).lower() for lit in node.find_all(exp.Literal) if lit.is_string)
             elif isinstance(node, exp.Clone) or (isinstance(node, exp.Var) and node.name.upper() == "ROW"
                                                  and isinstance(node.parent, exp.Insert)):
                 star = True  # CREATE TABLE … CLONE and MERGE … INSERT ROW copy every column

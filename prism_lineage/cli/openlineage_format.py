@@ -56,7 +56,7 @@ def run_openlineage(args) -> int:
     events = job_events(
         explanation, source=args.openlineage_job or source, plans=statements,
         namespace=args.openlineage_namespace or DEFAULT_NAMESPACE,
-        job_namespace=args.openlineage_job_namespace or DEFAULT_JOB_NAMESPACE,
+        job_namespace=args.openlineage_job_namespace or DEFAULT_JOB_NAMESPACE, functions=functions,
     )
     out = []
     for event in events:

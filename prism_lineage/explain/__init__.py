@@ -190,16 +190,23 @@ def explain(sql: "str | PlanSource | Any", schema: "Mapping[str, Any] | Catalog 
         else:
             sql = as_plan_source(sql, schema)  # a Polars LazyFrame, as it is
     if isinstance(sql, str):
-        statements = lower(sql, as_catalog(schema), dialect, file=file, functions=functions,
-                           through_script=through_script, strict=strict)
-        case_sensitive = dialect_is_case_sensitive(dialect)
-    elif isinstance(sql, PlanSource):
+        # One hand-over to the deep-stack worker for the whole answer (the calls inside run
+        # inline there): each hand-over costs a thread switch, a large part of a small query.
+        return run_guarded(_explain_sql, sql, schema, dialect, file, functions, through_script, strict)
+    if isinstance(sql, PlanSource):
         statements = run_guarded(sql.to_statements)
         functions = _with_plan_functions(functions, sql)
         case_sensitive = True  # a plan's names are its columns' names, exactly
     else:
         raise UsageError(f"explain() takes {_ACCEPTED}, not {type(sql).__name__}")
     return mark_case_sensitive(explain_statements(statements, functions), case_sensitive)
+
+
+def _explain_sql(sql: str, schema, dialect: str | None, file: str | None, functions: FunctionRegistry | None,
+                 through_script: bool, strict: bool) -> Explanation:
+    statements = lower(sql, as_catalog(schema), dialect, file=file, functions=functions,
+                       through_script=through_script, strict=strict)
+    return mark_case_sensitive(explain_statements(statements, functions), dialect_is_case_sensitive(dialect))
 
 
 @guarded

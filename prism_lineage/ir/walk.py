@@ -75,11 +75,43 @@ def walk_relations(root: Relation) -> Iterator[Relation]:
 
 def scanned_tables(root: Relation) -> set[str]:
     """The tables a plan scans, in any clause; a FROM item that is not a table (a table
-    function left unanalysed) is none."""
+    function left unanalysed) is none.
+
+    The relations ``walk_relations`` visits, walked without its nested generators: every
+    ``explain`` answer's ``reads`` comes from here, and the generator walk took a tenth of the
+    time of explaining TPC-DS."""
+    from .expressions import FieldRef, Literal, children
     from .relations import Scan
 
-    return {relation.table for relation in walk_relations(root)
-            if isinstance(relation, Scan) and relation.opaque_reason is None}
+    tables: set[str] = set()
+    seen: set[str] = set()
+    stack: list[Relation] = [root]
+    exprs: list[Any] = []
+    while stack:
+        node = stack.pop()
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        if isinstance(node, Scan) and node.opaque_reason is None:
+            tables.add(node.table)
+        stack.extend(node.inputs)
+        exprs.extend(getattr(node, name) for name in _held(node))
+        while exprs:
+            value = exprs.pop()
+            kind = type(value)
+            if kind is FieldRef or kind is Literal or value is None:
+                continue
+            if isinstance(value, Expr):
+                if isinstance(value, Subquery):
+                    stack.append(value.relation)
+                exprs.extend(children(value))
+            elif kind is tuple:
+                exprs.extend(value)
+            elif isinstance(value, SortKey):
+                exprs.append(value.expr)
+            elif isinstance(value, WriteClause):
+                exprs.append((value.condition, value.assignments))
+    return tables
 
 
 def transform(

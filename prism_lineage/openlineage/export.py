@@ -27,8 +27,9 @@ from .. import __version__
 from ..errors import UsageError
 from ..explain.models import Explanation, SourceColumn, StatementAnswer
 from ..ir import Statement
+from .conditional import ConditionalSource
 from .facets import FACET_KEY, PrismLineageDatasetFacet
-from .mapping import to_standard
+from .mapping import CONDITIONAL, INDIRECT, to_standard
 
 # A URI naming this producer and its version (OpenLineage asks for a URI; prism-lineage has no
 # web address of its own, so a URN).
@@ -76,51 +77,87 @@ def relation_wide(statement: StatementAnswer) -> list[SourceColumn]:
             if s.relationship != _VALUE and all(_key(s) in keys for keys in others)]
 
 
-def _transformation(source: SourceColumn) -> Transformation | None:
+# How a value source reaches its field through CASE/IF conditions (conditional.py): only through
+# them (CONDITIONAL instead of DIRECT), also through them (both), or not (None).
+ONLY, ALSO = "only", "also"
+Conditional = Sequence[Sequence[ConditionalSource]]
+
+
+def _transformations(source: SourceColumn, condition: str | None = None) -> list[Transformation]:
     standard = to_standard(source.relationship, source.transformation)
     if standard is None:
-        return None
+        return []
     description = None
     if source.confidence != "exact":
         # The standard facet has no word for confidence; a reader that shows descriptions is told.
         description = f"confidence {source.confidence} (see the {FACET_KEY} facet)"
-    return Transformation(type=standard.type, subtype=standard.subtype, description=description,
-                          masking=standard.masking)
+    out = []
+    if condition != ONLY:
+        out.append(Transformation(type=standard.type, subtype=standard.subtype, description=description,
+                                  masking=standard.masking))
+    if condition is not None:
+        out.append(Transformation(type=INDIRECT, subtype=CONDITIONAL, description=description))
+    return out
 
 
-def _input_fields(sources: Iterable[SourceColumn], namespace: str) -> list[InputField]:
+def _input_fields(sources: Iterable[SourceColumn | tuple[SourceColumn, str | None]],
+                  namespace: str) -> list[InputField]:
     """One InputField per column, with the transformations of every dependency on it (each
-    once), in the order the answer first names the column."""
+    once), in the order the answer first names the column.  A source may come with how it
+    reaches its field through conditions (ONLY, ALSO)."""
     grouped: dict[tuple[str, str], list[Transformation]] = {}
-    for source in sources:
-        transformation = _transformation(source)
-        if transformation is None:
+    for entry in sources:
+        source, condition = entry if isinstance(entry, tuple) else (entry, None)
+        transformations = _transformations(source, condition)
+        if not transformations:
             continue
         found = grouped.setdefault(split_column(source.column), [])
-        if transformation not in found:
-            found.append(transformation)
+        for transformation in transformations:
+            if transformation not in found:
+                found.append(transformation)
     return [InputField(namespace=namespace, name=name, field=field, transformations=transformations)
             for (name, field), transformations in grouped.items()]
 
 
 def column_lineage_facet(answer: StatementAnswer | Explanation, *, namespace: str = DEFAULT_NAMESPACE,
-                         producer: str = PRODUCER) -> ColumnLineageDatasetFacet:
+                         producer: str = PRODUCER, conditional: Conditional | None = None) -> ColumnLineageDatasetFacet:
     """The OpenLineage ColumnLineageDatasetFacet (1-2-0) of one statement's answer (an
     ``Explanation`` of one statement is accepted too).  Input datasets are named as the answer
     names tables, in ``namespace``.  Output fields that share a name share one entry (the
-    facet's fields are a map); the prismLineage facet keeps them apart."""
+    facet's fields are a map); the prismLineage facet keeps them apart.  ``conditional`` (per
+    field, from ``conditional_sources``: ``job_events`` works it out from the plans) says which
+    value sources reach their field through a CASE/IF condition: they are INDIRECT/CONDITIONAL."""
     statement = _statement(answer)
     wide = relation_wide(statement)
     wide_keys = {_key(s) for s in wide}
-    fields: dict[str, list[SourceColumn]] = {}
-    for field in statement.fields:
+    conditions = _conditions(statement, conditional)
+    fields: dict[str, list[tuple[SourceColumn, str | None]]] = {}
+    for number, field in enumerate(statement.fields):
         entry = fields.setdefault(field.name, [])
-        entry.extend(s for s in field.sources if _key(s) not in wide_keys and s not in entry)
+        by_column = conditions[number]
+        for source in field.sources:
+            if _key(source) in wide_keys:
+                continue
+            condition = by_column.get(source.column) if source.relationship == _VALUE else None
+            if (source, condition) not in entry:
+                entry.append((source, condition))
     return ColumnLineageDatasetFacet(
         fields={name: Fields(inputFields=_input_fields(sources, namespace)) for name, sources in fields.items()},
         dataset=_input_fields(wide, namespace),
         producer=producer,
     )
+
+
+def _conditions(statement: StatementAnswer, conditional: Conditional | None) -> list[dict[str, str]]:
+    """Per field: column → ONLY or ALSO, for the value sources of the field that reach it through
+    conditions (a column ``conditional`` names that is no value source of the field is left out)."""
+    if conditional is None or len(conditional) != len(statement.fields):
+        return [{} for _ in statement.fields]
+    out = []
+    for field, found in zip(statement.fields, conditional):
+        values = {s.column for s in field.sources if s.relationship == _VALUE}
+        out.append({c.column: ONLY if c.only else ALSO for c in found if c.column in values})
+    return out
 
 
 def _source_dict(source: SourceColumn) -> dict[str, Any]:
@@ -140,11 +177,14 @@ def _field_origins(plan: Statement | None) -> list[dict[str, Any] | None]:
 
 
 def prism_lineage_facet(answer: StatementAnswer | Explanation, *, plan: Statement | None = None,
-                        producer: str = PRODUCER) -> PrismLineageDatasetFacet:
+                        producer: str = PRODUCER, conditional: Conditional | None = None) -> PrismLineageDatasetFacet:
     """The prismLineage facet of one statement's answer: everything the answer says, in our
     vocabulary, and with ``plan`` (the statement's IR, from ``prism_lineage.explain.lower``)
-    where the statement and each output field were written."""
+    where the statement and each output field were written; with ``conditional``, which value
+    sources of each field reach it through CASE/IF conditions (what the standard facet's
+    CONDITIONAL entries were made from)."""
     statement = _statement(answer)
+    conditions = _conditions(statement, conditional)
     head: dict[str, Any] = {"index": statement.index, "kind": statement.kind}
     if statement.target is not None:
         head["target"] = statement.target
@@ -158,6 +198,9 @@ def prism_lineage_facet(answer: StatementAnswer | Explanation, *, plan: Statemen
         entry: dict[str, Any] = {"name": field.name, "sources": [_source_dict(s) for s in field.sources]}
         if number < len(origins) and origins[number] is not None:
             entry["origin"] = origins[number]
+        if conditions[number]:
+            entry["conditional"] = [{"column": column, "only": how == ONLY}
+                                    for column, how in sorted(conditions[number].items())]
         fields.append(entry)
     uncertain = [{"reason": u.reason} if u.field is None else {"field": u.field, "reason": u.reason}
                  for u in statement.uncertain]
@@ -166,12 +209,26 @@ def prism_lineage_facet(answer: StatementAnswer | Explanation, *, plan: Statemen
 
 
 def dataset_facets(answer: StatementAnswer | Explanation, *, namespace: str = DEFAULT_NAMESPACE,
-                   plan: Statement | None = None, producer: str = PRODUCER) -> dict[str, Any]:
+                   plan: Statement | None = None, producer: str = PRODUCER,
+                   conditional: Conditional | None = None) -> dict[str, Any]:
     """``{"columnLineage": …, "prismLineage": …}``: the facets of the dataset a statement writes."""
     return {
-        COLUMN_LINEAGE_KEY: column_lineage_facet(answer, namespace=namespace, producer=producer),
-        FACET_KEY: prism_lineage_facet(answer, plan=plan, producer=producer),
+        COLUMN_LINEAGE_KEY: column_lineage_facet(answer, namespace=namespace, producer=producer,
+                                                 conditional=conditional),
+        FACET_KEY: prism_lineage_facet(answer, plan=plan, producer=producer, conditional=conditional),
     }
+
+
+def plan_conditions(plan: Statement, functions=None) -> list[tuple[ConditionalSource, ...]]:
+    """``conditional_sources`` of a statement's plan, its lineage edges built with ``functions``
+    (the default registry when None), on the deep-stack worker (a plan of many hops)."""
+    from ..functions import FunctionRegistry
+    from ..guarded import run_guarded
+    from ..lineage.graph import LineageGraph
+    from .conditional import conditional_sources
+
+    registry = functions if functions is not None else FunctionRegistry.default()
+    return run_guarded(lambda: conditional_sources(plan, LineageGraph.of(plan, registry).edges))
 
 
 def event_time() -> str:
@@ -192,13 +249,15 @@ def job_name_for(source: str, index: int, count: int) -> str:
 
 def job_events(explanation: Explanation, *, source: str = "query", namespace: str = DEFAULT_NAMESPACE,
                job_namespace: str = DEFAULT_JOB_NAMESPACE, plans: Sequence[Statement] | None = None,
-               producer: str = PRODUCER, time: str | None = None) -> list[JobEvent]:
+               producer: str = PRODUCER, time: str | None = None, functions=None) -> list[JobEvent]:
     """One OpenLineage JobEvent (static lineage: no run) per statement.
 
     The job is named after ``source`` (and the statement's number when there are several); its
     inputs are the tables the statement reads; its one output is the table or view it writes,
     in ``namespace``, or, for a query, its result, named as the job in ``job_namespace``.  The
-    output carries the columnLineage and prismLineage facets.
+    output carries the columnLineage and prismLineage facets.  With ``plans`` (the statements'
+    IR, lowered with the same ``functions`` registry), the facets say where each statement and
+    field was written and which value sources are CASE/IF conditions (CONDITIONAL).
     """
     when = time or event_time()
     count = len(explanation.statements)
@@ -208,7 +267,9 @@ def job_events(explanation: Explanation, *, source: str = "query", namespace: st
         name = job_name_for(source, statement.index, count)
         # The tables the plan scans, and any a source names (a policy's lookup table).
         read = sorted(set(statement.reads) | {split_column(s.column)[0] for s in _all_sources(statement)})
-        facets = dataset_facets(statement, namespace=namespace, plan=by_index.get(statement.index), producer=producer)
+        plan = by_index.get(statement.index)
+        conditional = plan_conditions(plan, functions) if plan is not None else None
+        facets = dataset_facets(statement, namespace=namespace, plan=plan, producer=producer, conditional=conditional)
         if statement.target is not None:
             output = OutputDataset(namespace=namespace, name=statement.target, facets=facets)
         else:

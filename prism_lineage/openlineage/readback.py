@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..explain.models import Explanation, FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
+from .conditional import ConditionalSource
 from .export import COLUMN_LINEAGE_KEY, column_lineage_facet, to_document
 from .facets import FACET_KEY
 from .validation import facet_problems, problems
@@ -46,8 +47,28 @@ def answer_from_facets(facets: dict[str, Any]) -> StatementAnswer:
     standard = facets.get(COLUMN_LINEAGE_KEY)
     if not isinstance(standard, dict):
         raise NotOurExport(f"the dataset has a {FACET_KEY} facet but no {COLUMN_LINEAGE_KEY} facet beside it")
-    _check_agrees(answer, standard)
+    _check_agrees(answer, standard, _conditional(answer, ours["fields"]))
     return answer
+
+
+def conditional_from_facets(facets: dict[str, Any]) -> list[tuple[ConditionalSource, ...]]:
+    """Per output field of an exported answer: the value sources that reach it through a CASE/IF
+    condition (what the standard facet's CONDITIONAL entries say), as the export recorded them."""
+    answer = answer_from_facets(facets)
+    return _conditional(answer, facets[FACET_KEY]["fields"])
+
+
+def _conditional(answer: StatementAnswer, fields: list[dict[str, Any]]) -> list[tuple[ConditionalSource, ...]]:
+    out = []
+    for field, entry in zip(answer.fields, fields):
+        values = {s.column for s in field.sources if s.relationship == "value"}
+        found = tuple(ConditionalSource(c["column"], c["only"]) for c in entry.get("conditional", []))
+        for condition in found:
+            if condition.column not in values:
+                raise NotOurExport(f"the {FACET_KEY} facet says {condition.column} is a condition of {field.name}, "
+                                   "which it is not a value source of")
+        out.append(found)
+    return out
 
 
 def _normal(facet: dict[str, Any]) -> dict[str, Any]:
@@ -67,11 +88,12 @@ def _normal(facet: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _check_agrees(answer: StatementAnswer, standard: dict[str, Any]) -> None:
+def _check_agrees(answer: StatementAnswer, standard: dict[str, Any],
+                  conditional: list[tuple[ConditionalSource, ...]]) -> None:
     namespaces = {e["namespace"] for entry in standard.get("fields", {}).values() for e in entry.get("inputFields", [])}
     namespaces |= {e["namespace"] for e in standard.get("dataset", [])}
     namespace = next(iter(namespaces)) if len(namespaces) == 1 else "default"
-    expected = _normal(to_document(column_lineage_facet(answer, namespace=namespace)))
+    expected = _normal(to_document(column_lineage_facet(answer, namespace=namespace, conditional=conditional)))
     if _normal(standard) != expected:
         raise NotOurExport(f"the {COLUMN_LINEAGE_KEY} facet does not agree with the {FACET_KEY} facet beside it: "
                            "one of them was changed after export")

@@ -87,6 +87,33 @@ def sync_into(project: Path, index: Path, environment: str | None = None) -> Pat
     return index
 
 
+def observed_shop(index: Path) -> Path:
+    """The shop's dev environment synced into ``index``, then the runs of
+    examples/openlineage/shop_runs.py observed (timed in the last hours)."""
+    import importlib.util
+    from datetime import datetime, timedelta, timezone
+
+    from openlineage.client.serde import Serde
+
+    from prism_lineage.control.paths import environment_root
+    from prism_lineage.governance.loading import load_project
+    from prism_lineage.governance.rollup import asset_id, environment_of
+    from prism_lineage.openlineage import Ingestor
+
+    sync_into(SHOP, index, "dev")
+    spec = importlib.util.spec_from_file_location("shop_runs", ROOT / "examples" / "openlineage" / "shop_runs.py")
+    shop_runs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shop_runs)
+    project, _ = load_project(str(SHOP))
+    env = environment_of(project, "dev")
+    assets = {d.full_name: asset_id(project.name, env.name, d.full_name) for d in (*env.tables, *env.views)}
+    now = datetime.now(timezone.utc) - timedelta(minutes=1)
+    with Ingestor(environment_root(index, project.name, env.name), assets) as ingestor:
+        summary = ingestor.events([Serde.to_json(e) for e in shop_runs.events(now)])
+    assert not summary.rejected and summary.edges == 5, summary.to_dict()
+    return index
+
+
 def write_secrets(path: Path) -> Path:
     import yaml
 

@@ -1,10 +1,12 @@
 """The explorer's screenshots in docs/explorer/ (README.md and docs/explorer.md show them).
 
-    python tests/browser/screenshots.py docs/explorer
+    python tests/browser/screenshots.py docs/explorer [shop dbt generated observed]
 
 Syncs the example shop, the dbt fixture and a generated warehouse of 3,000 assets into a
 temporary index, serves each with ``prism-lineage serve``, and photographs the pages in
-headless chromium (the browser tests' harness).
+headless chromium (the browser tests' harness).  ``observed``: the shop's dev environment after
+``observe`` of examples/openlineage/shop_runs.py's events (docs/openlineage.md).  Naming sets
+makes only those.
 """
 
 from __future__ import annotations
@@ -83,8 +85,34 @@ def generated_pictures(browser, out: Path, scratch: Path) -> None:
         server.stop()
 
 
+def observed_pictures(browser, out: Path, scratch: Path) -> None:
+    from browser_helpers import observed_shop
+
+    index = observed_shop(scratch / "observed-index")
+    server = Server("--index", str(index), "--project", str(SHOP), "--env", "dev", "--as", "alice")
+    try:
+        page = browser.new_page(viewport=VIEWPORT)
+        # analytics.customer_revenue's SQL is kept in a file (not read): only the runs show what it reads.
+        explorer(page, server.url, "analytics.customer_revenue", "both", 2)
+        # The column detail a Spark run reported for an edge no SQL shows.
+        page.locator('#lineage-graph g.edge[data-mark=observed][data-from-name="analytics.orders"][data-to-name="analytics.customer_revenue"]').click()
+        page.wait_for_selector("#edge-panel h2")
+        page.screenshot(path=str(out / "shop-observed.png"), full_page=True)
+        page.close()
+    finally:
+        server.stop()
+
+
+SETS = {"shop": shop_pictures, "dbt": dbt_pictures, "generated": generated_pictures, "observed": observed_pictures}
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0] if argv else "docs/explorer")
+    chosen = argv[1:] or list(SETS)
+    unknown = set(chosen) - set(SETS)
+    if unknown:
+        print(f"unknown picture sets {sorted(unknown)} (known: {', '.join(SETS)})", file=sys.stderr)
+        return 2
     out.mkdir(parents=True, exist_ok=True)
     playwright = start_playwright()
     from browser_helpers import launch
@@ -92,9 +120,8 @@ def main(argv: list[str]) -> int:
     browser = launch(playwright)
     try:
         with tempfile.TemporaryDirectory(prefix="prism-screens-") as scratch:
-            shop_pictures(browser, out, Path(scratch))
-            dbt_pictures(browser, out, Path(scratch))
-            generated_pictures(browser, out, Path(scratch))
+            for name in chosen:
+                SETS[name](browser, out, Path(scratch))
     finally:
         browser.close()
         playwright.stop()

@@ -36,7 +36,7 @@ from ...ir import (
     WindowFrame,
 )
 from ...ir import types as T
-from . import generators, lookups, nested, semi_structured
+from . import generators, lookups, nested, semi_structured, stars
 from .variables import read_variable, variable_name
 
 if TYPE_CHECKING:
@@ -154,6 +154,11 @@ class ExpressionLowerer:
         for key, value in node.args.items():
             for item in value if isinstance(value, list) else [value]:
                 if isinstance(item, exp.Expression) and not isinstance(item, (exp.DataType, exp.DataTypeParam)):
+                    if stars.is_star(item):  # ``OBJECT_CONSTRUCT(*)``: every column
+                        read = stars.star_arguments(self, item, node, mode)
+                        out.extend(read)
+                        params.extend(key for _ in read)
+                        continue
                     out.append(self.lower(item, mode))
                     params.append(key)
         return out, tuple(params)
@@ -162,20 +167,21 @@ class ExpressionLowerer:
         """Lower every expression argument of a node, in the order the parser stored them."""
         out: list[Expr] = []
         for value in node.args.values():
-            if isinstance(value, exp.Expression):
-                if not isinstance(value, (exp.DataType, exp.DataTypeParam)):
-                    out.append(self.lower(value, mode))
-            elif isinstance(value, list):
-                for item in value:
-                    if isinstance(item, exp.Expression) and not isinstance(item, exp.DataType):
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, exp.Expression) and not isinstance(item, (exp.DataType, exp.DataTypeParam)):
+                    if stars.is_star(item):  # ``HASH(*)``: every column
+                        out.extend(stars.star_arguments(self, item, node, mode))
+                    else:
                         out.append(self.lower(item, mode))
         return out
 
     # --- leaves --------------------------------------------------------------------------
 
     def column(self, node: exp.Column, mode: Mode) -> Expr:
+        if node._meta and stars.READS in node._meta:  # a column COLUMNS(...) stands for
+            return stars.lower_stand_in(self, node, mode)
         if isinstance(node.this, exp.Star):
-            raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or COUNT",
+            raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list, in COUNT or as a function argument",
                                         origin=self.ctx.origin(node.this))
         origin = self.ctx.origin(node.this)
         if not node.table:
@@ -526,7 +532,9 @@ class ExpressionLowerer:
                     count = item.args.get("expression")
                     limit = self.lower(count, mode) if count is not None else None
                     item = item.this
-                if isinstance(item, exp.Star):
+                if stars.is_star(item) and name not in stars.COUNTING:
+                    args.extend(stars.star_arguments(self, item, node, mode))  # ``HASH_AGG(*)``: every column
+                elif isinstance(item, exp.Star):  # ``COUNT(*)``: counts rows
                     star = True
                 elif isinstance(item, exp.Distinct):
                     distinct = True
@@ -723,6 +731,7 @@ _HANDLERS: dict[type, object] = {
     exp.Dot: _L.dot,
     exp.Bracket: _L.bracket,
     exp.StructExtract: _L.struct_extract,
+    exp.Columns: stars.lower_columns,
     **{cls: _L.json_access for cls in semi_structured.ACCESS_NODES},
     **{cls: _L.generator for cls in (exp.Explode, exp.ExplodeOuter, exp.Posexplode, exp.PosexplodeOuter, exp.Inline,
                                      exp.Unnest, exp.ExplodingGenerateSeries, generators.GeneratedOutput)},

@@ -81,6 +81,8 @@ def form_of(node: exp.Expression, ctx: "LoweringContext") -> Form | None:
     dialect = _dialect(ctx)
     if isinstance(node, exp.Explode) and dialect == "snowflake":
         return _flatten(node, ctx, outer)
+    if type(node) is exp.Explode and dialect == "duckdb":
+        return _duckdb_unnest(node, ctx)
     if isinstance(node, exp.Posexplode):
         return Form(_name(node), [node.this], _posexplode, outer or isinstance(node, exp.PosexplodeOuter))
     if isinstance(node, exp.Explode):
@@ -260,6 +262,96 @@ def _unnest(node: exp.Unnest, ctx: "LoweringContext") -> Form:
         return out
 
     return Form("unnest", arrays, outputs, table_alias=table_alias)
+
+
+def _duckdb_options(node: exp.Explode) -> tuple[bool, int | None]:
+    """DuckDB's ``unnest(x, recursive := true, max_depth := n)``: (recursive, max_depth)."""
+    recursive, depth = False, None
+    for option in node.expressions:
+        if isinstance(option, (exp.PropertyEQ, exp.Kwarg, exp.EQ)) and isinstance(option.this, (exp.Identifier,
+                                                                                                   exp.Column)):
+            name, value = option.this.name.lower(), option.expression
+            if name == "recursive":
+                recursive = _true(value)
+            elif name == "max_depth" and isinstance(value, exp.Literal) and value.this.isdigit():
+                depth = int(value.this)
+    return recursive, depth
+
+
+def duckdb_struct_fields(node: exp.Expression, arg_type: TypeInfo) -> list[tuple[str, str]] | None:
+    """DuckDB's ``unnest(s)`` of a STRUCT in a select list makes no rows: it is one column per
+    field of ``s`` (each ``s.f``), with ``recursive := true`` / ``max_depth`` the fields of
+    struct fields too.  (name, path) per column; ``None`` when it is not such a call."""
+    if type(node) is not exp.Explode or arg_type.kind != "struct":
+        return None
+    recursive, depth = _duckdb_options(node)
+    leaves = _unnested(arg_type, "", depth if depth is not None else (None if recursive else 1))
+    if leaves is None or any("[]" in path for _, path, _ in leaves):
+        return None
+    return [(name, path) for name, path, _ in leaves]
+
+
+def _unnested(info: TypeInfo, path: str, depth: int | None) -> list[tuple[str | None, str, TypeInfo]] | None:
+    """What unnesting ``info`` ``depth`` levels (None: every level) makes: (column name, path,
+    type) per column — a list's elements (one row each), a struct's fields (one column each).
+    ``None``: a list inside a struct (DuckDB unnests it too, making rows per field), which is
+    not read here."""
+    if depth == 0 or info.kind not in ("array", "struct"):
+        return [(None, path, info)]
+    deeper = None if depth is None else depth - 1
+    if info.kind == "array":
+        return _unnested(info.element(), path + "[]", deeper)
+    fields = info.fields()
+    if not fields:
+        return [(None, path, info)]
+    out: list[tuple[str | None, str, TypeInfo]] = []
+    for name, field_info in fields:
+        inner = _unnested(field_info, f"{path}.{name}", deeper)
+        if inner is None or any("[]" in p[len(path):] for _, p, _ in inner):
+            return None
+        out.extend((n or name, p, i) for n, p, i in inner)
+    return out
+
+
+def _duckdb_unnest(node: exp.Explode, ctx: "LoweringContext") -> Form:
+    """DuckDB's ``unnest(list)`` in a select list: a row per element; with ``recursive := true``
+    (or ``max_depth := n``) nested lists are flattened and the structs they hold expand into a
+    column per field (``items[].sku``, ``items[].qty``).  A STRUCT argument makes no rows
+    (``duckdb_struct_fields``).  When the argument's type is not known, the call is read as an
+    unnest of a list, said not exact: of a struct it would be its fields."""
+    recursive, depth = _duckdb_options(node)
+    form = Form("unnest", [node.this], lambda types, aliases: [])
+
+    def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+        arg = types[0] if types else UNKNOWN
+        argument = node.this.sql(dialect=ctx.dialect)
+        if not arg.known:
+            form.exact = False
+            form.reason = (f"the type of {argument} is not declared: DuckDB's unnest makes a row per element of a "
+                           "list, but a column per field of a struct; read as a list")
+            return [Output(_names(aliases, ["unnest"])[0], GeneratedColumn(E, 0, "[]" if not recursive else None))]
+        if arg.kind == "map":
+            return _explode(types, aliases)
+        if arg.kind == "struct" and not recursive and depth is None:
+            # Not a select item of its own (``unnest(s) + 1``): DuckDB refuses it there.
+            form.exact = False
+            form.reason = f"DuckDB's unnest of the struct {argument} makes a column per field, only as a select item"
+            return [Output(_names(aliases, [f"unnest({argument})"])[0], GeneratedColumn(E, 0, None), None)]
+        if not recursive and depth is None:
+            return [Output(_names(aliases, [f"unnest({argument})"])[0], GeneratedColumn(E, 0, "[]"),
+                           _type(arg.element()))]
+        leaves = _unnested(arg, "", depth)
+        if leaves is None:
+            form.exact = False
+            form.reason = (f"unnest({argument}, recursive := true) of a struct holding lists makes rows per list "
+                           "field, which prism_lineage does not read field by field")
+            return [Output(_names(aliases, ["unnest"])[0], GeneratedColumn(E, 0, None))]
+        names = _names(aliases, [name or f"unnest({argument})" for name, _, _ in leaves])
+        return [Output(names[i], GeneratedColumn(E, 0, path or None), _type(info))
+                for i, (_, path, info) in enumerate(leaves)]
+
+    form.outputs = outputs
+    return form
 
 
 def _flatten(node: exp.Explode, ctx: "LoweringContext", outer: bool) -> Form:
@@ -508,6 +600,9 @@ def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> 
         node = expression.this
         aliases = [ctx.normalizer.part(a) for a in expression.expressions]
     elif isinstance(expression, exp.Alias):
+        if type(expression.this) is exp.Explode and _dialect(ctx) == "duckdb":
+            # ``unnest(struct) AS u``: DuckDB still names the columns after the fields.
+            return _duckdb_struct_items(expression.this, lowerer)
         return None
     if not is_select_generator(node, ctx):
         return None
@@ -521,7 +616,28 @@ def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> 
             types = [type_info(lowerer.lower(form.args[0], Mode.ROWS).type, _dialect(ctx))]
         except PrismError:  # an argument over aggregates: lowered in its place later
             types = [UNKNOWN]
+    if _dialect(ctx) == "duckdb" and (fields := duckdb_struct_fields(node, types[0])) is not None:
+        return [(name, _access(form.args[0], path)) for name, path in fields]
     names = [o.name for o in form.outputs(types, aliases)]
     if len(names) <= 1 and not isinstance(node, (exp.Inline, exp.Stack)):
         return None
     return [(name, GeneratedOutput(node, i, aliases)) for i, name in enumerate(names)]
+
+
+def _duckdb_struct_items(node: exp.Explode, lowerer: "ExpressionLowerer") -> list[tuple[str, exp.Expression]] | None:
+    from .expressions import Mode
+
+    try:
+        arg_type = type_info(lowerer.lower(node.this, Mode.ROWS).type, "duckdb")
+    except PrismError:
+        return None
+    fields = duckdb_struct_fields(node, arg_type)
+    return None if fields is None else [(name, _access(node.this, path)) for name, path in fields]
+
+
+def _access(base: exp.Expression, path: str) -> exp.Expression:
+    """``base.f.g`` for the path ``.f.g`` (the fields of a struct DuckDB's unnest expands)."""
+    node = base.copy()
+    for name in path.lstrip(".").split("."):
+        node = exp.Dot(this=node, expression=exp.to_identifier(name, quoted=True))
+    return node

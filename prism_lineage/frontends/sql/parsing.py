@@ -22,6 +22,7 @@ backstop should anything else recurse too deeply.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import sqlglot.errors as sqlglot_errors
 from sqlglot import exp
@@ -128,6 +129,7 @@ def _constructors(dialect: Dialect) -> frozenset[TokenType]:
 
 
 _OPENERS = frozenset((TokenType.L_PAREN, TokenType.L_BRACKET))
+_COUNTED = tuple(_CLOSERS) + tuple(_PREFIX)  # what may add a level
 
 
 def too_deep(tokens: list[Token], limit: int, constructors: frozenset[TokenType] = frozenset(),
@@ -136,6 +138,12 @@ def too_deep(tokens: list[Token], limit: int, constructors: frozenset[TokenType]
     constructors passes ``constructor_limit``), the index of its statement (counting
     non-empty statements, as the parser does) and whether it was a constructor; ``None`` if
     the nesting stays within both."""
+    # Fast path (almost every statement): with no more openers in the whole text than the
+    # limit allows, nothing can nest deeper than it.
+    counts = Counter([token.token_type for token in tokens])
+    if (sum(counts[kind] for kind in _COUNTED) <= limit
+            and sum(counts[kind] for kind in constructors) <= constructor_limit):
+        return None
     stack: list[TokenType] = []
     built: list[int] = []  # the stack depths at which a constructor opened
     run = statement = 0

@@ -38,6 +38,7 @@ from ...ir import (
     field_id,
 )
 from .expressions import ExpressionLowerer, Mode, and_all, function_name
+from . import stars
 from .generators import SelectGenerators, select_outputs
 from .scope import Scope
 
@@ -409,6 +410,9 @@ def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
         elif isinstance(expression, exp.Dot) and isinstance(expression.expression, exp.Star) and \
                 (row_items := _expand_row_star(expression, state)) is not None:
             items.extend(row_items)
+        elif (picked := stars.select_items(expression, ExpressionLowerer(state),
+                                           _output_name(expression, position, state))) is not None:
+            items.extend(SelectItem(name, node) for name, node in picked)  # DuckDB's COLUMNS(...)
         elif (generated := select_outputs(expression, ExpressionLowerer(state))) is not None:
             items.extend(SelectItem(name, output) for name, output in generated)
         else:
@@ -441,6 +445,9 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState) 
         qualifier = tuple(norm.part(p) for p in column.parts[:-1])
         source = scope.source(qualifier)
         if source is None:
+            fields = stars.struct_star(column, ExpressionLowerer(state))  # ``customer.*`` of a struct column
+            if fields is not None:
+                return [SelectItem(name, node) for name, node in fields]
             raise UnknownTableError(".".join(qualifier), scope.aliases(), origin)
         entries = [(name, f) for name, f in source.star_items()]
         prefix = f"{source.alias}." if source.is_open else ""

@@ -540,7 +540,9 @@
     const at = edge.revision ? ` at ${edge.revision}` : "";
     out.push(el("p", { className: "how", text: `${edge.mark} (${edge.line} line): ${howKnown(edge)} in ${edge.file}${edge.mark === "parsed" ? at : ""}` }));
     if (edge.columns === null) {
-      out.push(el("p", { text: "A declared edge traces no column." }));
+      // No column detail: a declaration names tables only; a run may report no column lineage.
+      out.push(el("p", { text: edge.mark === "observed" ? "The run reported no column lineage for this edge."
+        : "A declared edge traces no column." }));
       if (edge.note) out.push(el("p", { className: "note", text: edge.note }));
       return out;
     }

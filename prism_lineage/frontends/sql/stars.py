@@ -1,0 +1,391 @@
+"""Stars outside a select list's own items: ``*`` and ``t.*`` as function arguments
+(Snowflake ``OBJECT_CONSTRUCT(*)``, ``HASH(*)``, ``HASH_AGG(*)``, ``ARRAY_CONSTRUCT(*)``) and
+DuckDB's ``COLUMNS(...)`` star expressions.
+
+``*`` inside a function stands for every column of the FROM clause (``t.*``: of ``t``), in the
+order ``SELECT *`` gives them: the function reads each one.  Only ``COUNT(*)`` counts rows
+and reads no column (its aggregate keeps ``star``).  Over a table whose columns are not in
+the schema, the star reads that table's unknown columns (``t.*``, confidence unknown, an
+``uncertain`` entry) — never nothing, which would claim the function reads no column.
+
+``COLUMNS(pattern)`` is rules in specs/project.md ("COLUMNS star expressions").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from ...errors import InvalidStatementError, UnknownTableError
+from ...ir import Expr, Field, FieldRef, Origin
+
+if TYPE_CHECKING:
+    from .expressions import ExpressionLowerer, Mode
+
+# Aggregates whose ``*`` counts rows and reads no column.
+COUNTING = frozenset({"count", "count_star"})
+
+
+def is_star(node: exp.Expression) -> bool:
+    """``*`` or ``t.*`` (with or without EXCLUDE/REPLACE/RENAME)."""
+    return isinstance(node, exp.Star) or (isinstance(node, exp.Column) and isinstance(node.this, exp.Star))
+
+
+def star_entries(star_node: exp.Expression, lowerer: "ExpressionLowerer", where: str
+                 ) -> tuple[list[tuple[str, object]], dict[str, exp.Expression], Origin | None]:
+    """The (name, target) pairs a star stands for, in ``SELECT *`` order, without the columns
+    its EXCLUDE names; the REPLACE expressions by lower-case name; and the star's origin.
+    ``where`` names the construct in messages (``HASH(*)``)."""
+    ctx, scope, norm = lowerer.ctx, lowerer.scope, lowerer.ctx.normalizer
+    if isinstance(star_node, exp.Column):
+        star = star_node.this
+        origin = ctx.join(ctx.origin(star_node.args.get("table")), ctx.origin(star))
+        qualifier = tuple(norm.part(p) for p in star_node.parts[:-1])
+        source = scope.source(qualifier)
+        if source is None:
+            raise UnknownTableError(".".join(qualifier), scope.aliases(), origin)
+        entries = list(source.star_items())
+    else:
+        star = star_node
+        origin = ctx.origin(star)
+        if not scope.sources:
+            raise InvalidStatementError(f"the * of {where} needs a FROM clause", origin=origin)
+        entries = list(scope.star_columns())
+    if star.args.get("ilike") is not None:
+        raise InvalidStatementError(f"* ILIKE in {where} is not read by prism_lineage: list the columns instead",
+                                    origin=origin)
+    excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower()
+                for c in star.args.get("except_") or []}
+    replaced: dict[str, exp.Expression] = {}
+    for alias in star.args.get("replace") or []:
+        if not isinstance(alias, exp.Alias) or alias.args.get("alias") is None:
+            raise InvalidStatementError(f"a REPLACE item of the * of {where} needs 'AS <column>'", origin=origin)
+        replaced[norm.part(alias.args["alias"]).lower()] = alias.this
+    return [(n, t) for n, t in entries if n.lower() not in excluded], replaced, origin
+
+
+def reference(lowerer: "ExpressionLowerer", target, origin: Origin | None, mode: "Mode") -> Expr:
+    """A read of one column a star stands for, as the lowerer reads a column in ``mode``."""
+    from .expressions import Mode
+
+    if callable(target) and not isinstance(target, Field):  # a column merged by USING
+        expr = target(origin)
+    else:
+        expr = FieldRef(lowerer.ctx.ids.new("col", origin), origin, target.type, target.id)
+    state = lowerer.state
+    if mode is not Mode.ROWS and state.aggregate is not None:
+        return state.aggregate.bare_column(expr, lowerer)
+    return expr
+
+
+def star_arguments(lowerer: "ExpressionLowerer", star_node: exp.Expression, function: exp.Expression,
+                   mode: "Mode") -> list[Expr]:
+    """``*`` / ``t.*`` as an argument of ``function``: a read of every column it stands for."""
+    from .expressions import function_name
+
+    where = f"{function_name(function).upper()}({star_node.sql(dialect=lowerer.ctx.dialect)})"
+    entries, replaced, origin = star_entries(star_node, lowerer, where)
+    args: list[Expr] = []
+    # A table whose columns are not in the schema gives its unknown columns (``t.*``): the rules
+    # report them as unknown and say so under ``uncertain``.
+    for name, target in entries:
+        if name.lower() in replaced:
+            args.append(lowerer.lower(replaced[name.lower()], mode))
+            continue
+        args.append(reference(lowerer, target, origin, mode))
+    return args
+
+
+# --- COLUMNS(...) ----------------------------------------------------------------------------
+
+
+# One column a ``COLUMNS(...)`` expression stands for, in its place in a copy of the select item
+# (``max(COLUMNS(*))`` → ``max(t.a)``, ``max(t.b)`` …): a column node (sqlglot's classes are
+# compiled and cannot be subclassed) whose ``meta[READS]`` says what it reads — ``("column",
+# target)`` or ``("candidates", fields, reason)`` — which the lowerer reads instead of its name.
+READS = "prism_reads"
+
+
+def is_stand_in(node: exp.Expression) -> bool:
+    return bool(node._meta) and READS in node._meta
+
+
+# Regular-expression syntax RE2 (DuckDB's engine) does not have: DuckDB refuses such a
+# pattern, so no answer of ours could be right.
+_NOT_RE2 = re.compile(r"\(\?(?:[=!]|<[=!]|P=)|\\[1-9]")
+
+
+class Selection:
+    """What one ``COLUMNS(...)`` picks: the columns known to match (name, target, regex match),
+    in ``SELECT *`` order, the REPLACE expressions, and — when it cannot be told which columns
+    match — the fields it may read and why."""
+
+    def __init__(self) -> None:
+        self.columns: list[tuple[str, object, re.Match | None]] = []
+        self.replaced: dict[str, exp.Expression] = {}
+        # (target or candidate field ids, reason, output name if known)
+        self.unknown: list[tuple[object, str, str | None]] = []
+        self.origin: Origin | None = None
+
+
+def selection(node: exp.Columns, lowerer: "ExpressionLowerer") -> Selection:
+    ctx, scope = lowerer.ctx, lowerer.scope
+    what = node.this
+    text = node.sql(dialect=ctx.dialect)
+    chosen = Selection()
+    chosen.origin = ctx.origin(node) or lowerer._span(node)
+    if is_star(what):
+        entries, chosen.replaced, _ = star_entries(what, lowerer, text)
+        matcher = None
+    elif isinstance(what, exp.Literal) and what.is_string:
+        pattern = what.this
+        if _NOT_RE2.search(pattern):
+            raise InvalidStatementError(f"{text}: lookaround and backreferences are not RE2 syntax, which DuckDB "
+                                        "matches column names with", origin=chosen.origin)
+        try:
+            regex = re.compile(pattern)
+        except re.error as error:
+            raise InvalidStatementError(f"{text}: not a regular expression ({error})", origin=chosen.origin) from None
+        entries = list(scope.star_columns()) if scope.sources else []
+        matcher = regex.search  # DuckDB: a column matches when the pattern matches part of its name
+    elif isinstance(what, exp.Array) and all(isinstance(e, exp.Literal) and e.is_string for e in what.expressions):
+        wanted = {e.this.lower() for e in what.expressions}
+        entries = list(scope.star_columns()) if scope.sources else []
+        known = {n.lower() for n, _ in entries if n != "*"}
+        missing = [e.this for e in what.expressions if e.this.lower() not in known]
+        open_sources = [s for s in scope.sources if s.is_open]
+        if missing and not open_sources:
+            raise InvalidStatementError(f"{text}: no column {missing[0]} in {', '.join(scope.aliases())}",
+                                        origin=chosen.origin)
+        matcher = None
+        entries = [(n, t) for n, t in entries if n != "*" and n.lower() in wanted]
+        for name in missing:  # named, so read by name from the table(s) whose columns are not declared
+            if len(open_sources) == 1:
+                entries.append((name, open_sources[0].open_column(name)))
+            else:
+                fields = tuple(s.open_column(name).id for s in open_sources)
+                chosen.unknown.append((fields, f"{name} may be a column of any of "
+                                               f"{', '.join(s.label for s in open_sources)}", name))
+    elif isinstance(what, exp.Lambda):
+        entries = list(scope.star_columns()) if scope.sources else []
+        fields = tuple(f for _, t in entries for f in _field_ids(t))
+        chosen.unknown.append((fields, "picks the columns its lambda selects, which prism_lineage does not "
+                                       "evaluate: each output column is one of these", None))
+        return chosen
+    else:
+        raise InvalidStatementError(f"{text}: COLUMNS takes *, a regular expression, a list of column names or a "
+                                    "lambda", origin=chosen.origin)
+    if not scope.sources:
+        raise InvalidStatementError(f"{text} needs a FROM clause", origin=chosen.origin)
+    for name, target in entries:
+        if name == "*":  # a table whose columns are not in the schema: which of them match is unknown
+            owner = next((s for s in scope.sources if s.is_open and s.open_column("*") is target), None)
+            label = owner.label if owner is not None else "a table"
+            chosen.unknown.append((target, f"{text} over {label}, whose columns are not in the schema: the output "
+                                           "columns it stands for are unknown", None))
+            continue
+        match = matcher(name) if matcher is not None else None
+        if matcher is None or match is not None:
+            chosen.columns.append((name, target, match))
+    if not chosen.columns and not chosen.unknown:
+        raise InvalidStatementError(f"{text} matches no column of {', '.join(scope.aliases())}",
+                                    origin=chosen.origin)
+    return chosen
+
+
+def _field_ids(target) -> tuple[str, ...]:
+    if isinstance(target, Field):
+        return (target.id,)
+    # A column merged by USING (``COALESCE(l.k, r.k)``): the fields of both sides.
+    from ...ir.expressions import children
+
+    found, stack = [], [target(None)]
+    while stack:
+        expr = stack.pop()
+        if isinstance(expr, FieldRef):
+            found.append(expr.field)
+        stack.extend(children(expr))
+    return tuple(found)
+
+
+def lower_columns(lowerer: "ExpressionLowerer", node: exp.Columns, mode: "Mode") -> Expr:
+    """``COLUMNS(...)`` outside a select item of its own (``WHERE COLUMNS(*) IS NOT NULL``,
+    ``ORDER BY COLUMNS('a')``): DuckDB repeats the clause for each column; the clause reads
+    every one of them."""
+    chosen = selection(node, lowerer)
+    args = [lowerer.lower(_replacement(name, target, chosen, node), mode) for name, target, _ in chosen.columns]
+    args += [lower_stand_in(lowerer, _stand_in(node.sql(dialect=lowerer.ctx.dialect), _unknown_reads(t, r), node), mode)
+             for t, r, _ in chosen.unknown]
+    return lowerer._call("columns", args, node, None)
+
+
+def _stand_in(name: str, reads: tuple, node: exp.Expression) -> exp.Expression:
+    stand_in = exp.column(exp.to_identifier(name, quoted=True))
+    stand_in.meta[READS] = reads
+    if node._meta and "start" in node._meta:
+        stand_in.meta["start"], stand_in.meta["end"] = node._meta["start"], node._meta["end"]
+    return stand_in
+
+
+def lower_stand_in(lowerer: "ExpressionLowerer", node: exp.Column, mode: "Mode") -> Expr:
+    from ...ir import CandidateRef
+
+    origin = lowerer.ctx.origin(node)
+    reads = node.meta[READS]
+    if reads[0] == "column":
+        return reference(lowerer, reads[1], origin, mode)
+    fields, reason = reads[1], reads[2]
+    return CandidateRef(lowerer.ctx.ids.new("col", origin), origin, None, fields, reason)
+
+
+def _own(node: exp.Expression, root: exp.Expression) -> bool:
+    """Whether ``node`` belongs to ``root``'s own query (not to a subquery inside it)."""
+    if node is root:
+        return True
+    parent = node.parent
+    while parent is not None and parent is not root:
+        if isinstance(parent, exp.Query):
+            return False
+        parent = parent.parent
+    return True
+
+
+def select_items(item: exp.Expression, lowerer: "ExpressionLowerer", default_name
+                 ) -> list[tuple[str, exp.Expression]] | None:
+    """The select items ``item`` stands for when it holds ``COLUMNS(...)``: one per column the
+    (unpacked-less) COLUMNS picks, ``item`` applied to each (DuckDB: named after the column, or
+    the alias with ``\\0``…``\\9`` taken from the pattern's match); ``None`` when it holds none.
+    ``*COLUMNS(...)`` inside a function passes every column as an argument (one item)."""
+    found = [n for n in item.find_all(exp.Columns) if _own(n, item)]
+    if not found:
+        return None
+    ctx = lowerer.ctx
+    expanding = [n for n in found if not n.args.get("unpack")]
+    texts = {n.sql(dialect=ctx.dialect) for n in expanding}
+    if len(texts) > 1:
+        raise InvalidStatementError(
+            f"different COLUMNS expressions in one select item ({', '.join(sorted(texts))}) are not supported",
+            origin=ctx.origin(expanding[1]) or lowerer._span(expanding[1]))
+    alias = item.args.get("alias") if isinstance(item, exp.Alias) else None
+    alias_name = ctx.normalizer.output_name(alias) if isinstance(alias, exp.Identifier) else None
+    body = item.this if isinstance(item, exp.Alias) else item
+
+    def unpack_all(copy: exp.Expression) -> exp.Expression:
+        for node in [n for n in copy.find_all(exp.Columns) if n.args.get("unpack") and _own(n, copy)]:
+            chosen = selection(node, lowerer)
+            parts = [_replacement(name, target, chosen, node) for name, target, _ in chosen.columns]
+            parts += [_stand_in(node.sql(dialect=ctx.dialect), _unknown_reads(target, reason), node)
+                      for target, reason, _ in chosen.unknown]
+            parent, key = node.parent, node.arg_key
+            if isinstance(parent.args.get(key), list):
+                siblings = parent.args[key]
+                at = next(i for i, s in enumerate(siblings) if s is node)
+                parent.set(key, siblings[:at] + parts + siblings[at + 1:])
+            elif key == "this" and "expressions" in parent.arg_types:  # ``COALESCE(*COLUMNS(…), x)``
+                parent.set("this", parts[0])
+                parent.set("expressions", parts[1:] + list(parent.args.get("expressions") or []))
+            else:
+                raise InvalidStatementError(f"{node.sql(dialect=ctx.dialect)} unpacks into a function's "
+                                            "arguments only", origin=chosen.origin)
+        return copy
+
+    if not expanding:
+        if body.args.get("unpack") and isinstance(body, exp.Columns):
+            raise InvalidStatementError(f"{body.sql(dialect=ctx.dialect)}: *COLUMNS unpacks into a function's "
+                                        "arguments, not at the root of a select item: use COLUMNS",
+                                        origin=ctx.origin(body) or lowerer._span(body))
+        if body is item:
+            return [(default_name, unpack_all(item.copy()))]
+        return [(alias_name or default_name, unpack_all(body.copy()))]
+    chosen = selection(expanding[0], lowerer)
+    text = item.sql(dialect=ctx.dialect) if alias_name is None else alias_name
+    out: list[tuple[str, exp.Expression]] = []
+    for name, target, match in chosen.columns:
+        copy = _replace_all(body.copy(), lambda node: _replacement(name, target, chosen, node))
+        out.append((_output_name(name, alias_name, match, copy, ctx), unpack_all(copy)))
+    for target, reason, known_name in chosen.unknown:
+        name = alias_name or known_name or text
+        copy = _replace_all(body.copy(), lambda node: _stand_in(name, _unknown_reads(target, reason), node))
+        if not isinstance(target, tuple):
+            ctx.uncertain_about(reason, name, chosen.origin)
+        out.append((name, unpack_all(copy)))
+    return out
+
+
+def _replace_all(copy: exp.Expression, make) -> exp.Expression:
+    """``copy`` with each COLUMNS(...) of its own (not unpacked) replaced by ``make(node)``."""
+    for node in [n for n in copy.find_all(exp.Columns) if not n.args.get("unpack") and _own(n, copy)]:
+        if node is copy:
+            return make(node)
+        node.replace(make(node))
+    return copy
+
+
+def _unknown_reads(target, reason: str) -> tuple:
+    if isinstance(target, tuple):  # the fields a lambda may pick
+        return ("candidates", target, reason)
+    return ("column", target)
+
+
+def _replacement(name: str, target, chosen: Selection, node: exp.Expression) -> exp.Expression:
+    replaced = chosen.replaced.get(name.lower())
+    if replaced is not None:  # ``COLUMNS(* REPLACE (a + 1 AS a))``
+        return replaced.copy()
+    return _stand_in(name, ("column", target), node)
+
+
+def _output_name(name: str, alias: str | None, match: re.Match | None, copy: exp.Expression, ctx) -> str:
+    if alias is None and type(ctx.dialect).__name__.lower() != "duckdb" and not is_stand_in(copy):
+        # Other engines with COLUMNS (ClickHouse) name an expression around it by its text.
+        text = copy.copy()
+        for stand_in in [c for c in text.find_all(exp.Column) if is_stand_in(c)]:
+            stand_in.replace(exp.column(stand_in.this.copy()))
+        return text.sql(dialect=ctx.dialect)
+    if alias is not None:
+        if match is None:
+            return alias
+        # DuckDB rewrites the alias with the match's groups: ``\0`` the whole match, ``\1`` …
+        return re.sub(r"\\(\d)", lambda m: match.group(int(m.group(1))) if int(m.group(1)) <= (match.re.groups)
+                      else m.group(0), alias)
+    return name
+
+
+# --- a struct column's fields: ``customer.*`` -------------------------------------------------
+
+
+def struct_star(column: exp.Column, lowerer: "ExpressionLowerer") -> list[tuple[str, exp.Expression]] | None:
+    """``s.*`` / ``t.s.*`` where ``s`` is no table but a STRUCT column (DuckDB, BigQuery): one
+    select item per field (``s.f``, read as a nested access).  ``None`` when ``s`` is no column
+    either (the caller reports the unknown table)."""
+    from ...errors import ResolutionError
+    from .nested import type_info
+
+    parts = [p.copy() for p in column.parts[:-1]]
+    if not parts or len(parts) > 4:
+        return None
+    base = exp.Column(this=parts[-1], **{k: v for k, v in zip(("table", "db", "catalog"), reversed(parts[:-1]))})
+    try:
+        read = lowerer.lower(base)
+    except ResolutionError:
+        return None
+    text = f"{base.sql(dialect=lowerer.ctx.dialect)}.*"
+    origin = lowerer.ctx.origin(column.this) or lowerer._span(column)
+    dialect = type(lowerer.ctx.dialect).__name__.lower()
+    info = type_info(read.type, None if dialect == "dialect" else dialect)
+    if info.known and info.kind != "struct":
+        raise InvalidStatementError(f"{text}: {base.sql()} is no table or alias in scope ({', '.join(lowerer.scope.aliases())}) "
+                                    f"but a column of type {read.type}, not a struct", origin=origin)
+    if not info.fields():
+        raise InvalidStatementError(f"{text} stands for the fields of the struct column {base.sql()}, whose type is "
+                                    "not declared: declare it in the schema (STRUCT<…>) or name its fields",
+                                    origin=origin)
+    star = column.this
+    if star.args.get("replace") or star.args.get("rename") or star.args.get("ilike"):
+        raise InvalidStatementError(f"{text} with REPLACE, RENAME or ILIKE is not read by prism_lineage: name the "
+                                    "fields", origin=origin)
+    norm = lowerer.ctx.normalizer
+    excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower() for c in star.args.get("except_") or []}
+    return [(name, exp.Dot(this=base.copy(), expression=exp.to_identifier(name, quoted=True)))
+            for name, _ in info.fields() if name.lower() not in excluded]

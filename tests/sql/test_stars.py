@@ -1,0 +1,201 @@
+"""Stars outside a select item of their own (field trials 07 and 08): DuckDB's ``COLUMNS(...)``
+expands like ``*`` into one output per column it picks, and ``*`` as a function argument
+(``OBJECT_CONSTRUCT(*)``, ``HASH(*)``, ``HASH_AGG(*)``) reads every column — never "a constant".
+
+DuckDB itself is the oracle for the output columns: each query runs in DuckDB and the answer
+must have the same fields, in the same order, each read from the column DuckDB put there."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+import prism_lineage
+from prism_lineage import InvalidStatementError
+from prism_lineage.cli import main
+
+SCHEMA = {"t1": {"id": "int", "a": "int", "b": "varchar"}, "t2": {"id": "int", "a": "int", "c": "varchar"}}
+
+
+@pytest.fixture(scope="module")
+def database():
+    connection = duckdb.connect()
+    connection.execute("CREATE TABLE t1 (id INT, a INT, b VARCHAR); CREATE TABLE t2 (id INT, a INT, c VARCHAR)")
+    yield connection
+    connection.close()
+
+
+# (query, the column each output reads, in DuckDB's order)
+COLUMNS_CASES = [
+    ("SELECT COLUMNS('^[ab]$') FROM t1", ["t1.a", "t1.b"]),
+    ("SELECT COLUMNS(*) FROM t1", ["t1.id", "t1.a", "t1.b"]),
+    ("SELECT max(COLUMNS(*)) FROM t1", ["t1.id", "t1.a", "t1.b"]),
+    ("SELECT COLUMNS('a') + 1 FROM t1", ["t1.a"]),
+    ("SELECT COLUMNS('a|b') AS x FROM t1", ["t1.a", "t1.b"]),
+    ("SELECT max(COLUMNS('a|id')) + 1 AS '\\0_x' FROM t1", ["t1.id", "t1.a"]),
+    ("SELECT COLUMNS('(a|b)') AS 'x_\\1' FROM t1", ["t1.a", "t1.b"]),
+    ("SELECT COLUMNS(['b', 'a']) FROM t1", ["t1.a", "t1.b"]),
+    ("SELECT COLUMNS(* EXCLUDE (id)) FROM t1", ["t1.a", "t1.b"]),
+    ("SELECT COLUMNS(t2.*) FROM t1 JOIN t2 ON t1.id = t2.id", ["t2.id", "t2.a", "t2.c"]),
+    ("SELECT COLUMNS(*) FROM t1 JOIN t2 ON t1.id = t2.id", ["t1.id", "t1.a", "t1.b", "t2.id", "t2.a", "t2.c"]),
+    ("SELECT id, COLUMNS('^[ac]$') FROM t1 JOIN t2 USING (id)", ["t1.id", "t1.a", "t2.a", "t2.c"]),
+    ("SELECT COLUMNS('a') FROM t1 GROUP BY ALL", ["t1.a"]),
+    ("SELECT * FROM (SELECT COLUMNS('a|b') FROM t1)", ["t1.a", "t1.b"]),
+]
+
+
+@pytest.mark.parametrize("sql, reads", COLUMNS_CASES)
+def test_columns_gives_the_outputs_duckdb_gives(database, sql, reads) -> None:
+    names = [d[0] for d in database.execute(sql).description]
+    [statement] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
+    assert [f.name for f in statement.fields] == names
+    for field, column in zip(statement.fields, reads):
+        assert [s.column for s in field.sources if s.relationship == "value"] == [column], field.name
+        assert {s.confidence for s in field.sources} == {"exact"}
+    assert statement.uncertain == []
+
+
+def test_columns_in_a_filter_reads_every_column_it_picks(database) -> None:
+    sql = "SELECT id FROM t1 WHERE COLUMNS('a|b') IS NOT NULL"
+    database.execute(sql)
+    [field] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements[0].fields
+    assert [(s.column, s.relationship) for s in field.sources] == [
+        ("t1.id", "value"), ("t1.a", "control"), ("t1.b", "control")]
+
+
+def test_unpacked_columns_are_the_arguments_of_one_call(database) -> None:
+    sql = "SELECT coalesce(*COLUMNS(['a', 'id'])) AS c FROM t1"
+    assert [d[0] for d in database.execute(sql).description] == ["c"]
+    [field] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements[0].fields
+    assert [(s.column, s.transformation) for s in field.sources] == [("t1.a", "expression"), ("t1.id", "expression")]
+
+
+def test_what_columns_picks_unseen_is_said() -> None:
+    """Without a schema a pattern's columns are unknown; a lambda is not evaluated: one field
+    standing for the columns, never exact, with the reason under uncertain."""
+    [statement] = prism_lineage.explain("SELECT COLUMNS('^[ab]$'), COLUMNS(['id']) FROM t1", dialect="duckdb").statements
+    pattern, listed = statement.fields
+    assert [(s.column, s.confidence) for s in pattern.sources] == [("t1.*", "unknown")]
+    assert [(s.column, s.confidence) for s in listed.sources] == [("t1.id", "exact")]
+    assert [u.field for u in statement.uncertain] == ["COLUMNS('^[ab]$')"]
+    [statement] = prism_lineage.explain("SELECT COLUMNS(lambda c: c LIKE '%a%') FROM t1", SCHEMA,
+                                        dialect="duckdb").statements
+    [field] = statement.fields
+    assert {(s.column, s.confidence) for s in field.sources} == {
+        ("t1.id", "conservative"), ("t1.a", "conservative"), ("t1.b", "conservative")}
+    assert "does not evaluate" in statement.uncertain[0].reason
+
+
+@pytest.mark.parametrize("sql, message", [
+    ("SELECT *COLUMNS('a|b') FROM t1", "*COLUMNS unpacks into a function's arguments"),
+    ("SELECT COLUMNS('x') FROM t1", "COLUMNS('x') matches no column of t1"),
+    ("SELECT COLUMNS('(?=a)') FROM t1", "lookaround and backreferences are not RE2 syntax"),
+    ("SELECT COLUMNS('a(') FROM t1", "not a regular expression"),
+    ("SELECT COLUMNS('a') + COLUMNS('b') FROM t1", "different COLUMNS expressions in one select item"),
+])
+def test_columns_duckdb_refuses_is_refused_with_where(database, sql, message) -> None:
+    with pytest.raises(duckdb.Error):
+        database.execute(sql)
+    with pytest.raises(InvalidStatementError) as error:
+        prism_lineage.explain(sql, SCHEMA, dialect="duckdb")
+    assert message in error.value.message
+    assert error.value.line == 1 and error.value.column >= 8
+
+
+# --- * as a function argument (trial 08) ----------------------------------------------------
+
+
+def sources(sql: str, schema=SCHEMA, dialect: str = "snowflake") -> dict[str, list[tuple[str, str, str]]]:
+    [statement] = prism_lineage.explain(sql, schema, dialect=dialect).statements
+    return {f.name: [(s.column, s.transformation, s.confidence) for s in f.sources if s.relationship == "value"]
+            for f in statement.fields}
+
+
+def test_a_star_argument_reads_every_column() -> None:
+    every = ["t1.a", "t1.b", "t1.id"]
+    found = sources("SELECT OBJECT_CONSTRUCT(*) AS o, HASH(*) AS h, ARRAY_CONSTRUCT(*) AS arr, "
+                    "OBJECT_CONSTRUCT_KEEP_NULL(*) AS k FROM t1")
+    assert found == {"O": [(c, "expression", "exact") for c in every], "H": [(c, "mask", "exact") for c in every],
+                     "ARR": [(c, "expression", "exact") for c in every],
+                     "K": [(c, "expression", "exact") for c in every]}
+    assert sources("SELECT COUNT(*) AS n, HASH_AGG(*) AS ha FROM t1") == {
+        "N": [], "HA": [(c, "aggregate", "exact") for c in every]}
+    assert sources("SELECT md5(to_json(object_construct(*))) AS m FROM t1 JOIN t2 ON t1.id = t2.id",
+                   dialect="snowflake") == {"M": [(c, "mask", "exact") for c in every + ["t2.a", "t2.c", "t2.id"]]}
+
+
+def test_a_qualified_star_argument_reads_its_table_only() -> None:
+    assert sources("SELECT HASH(t2.* EXCLUDE (id)) AS h FROM t1 JOIN t2 ON t1.id = t2.id") == {
+        "H": [("t2.a", "mask", "exact"), ("t2.c", "mask", "exact")]}
+
+
+def test_a_star_argument_over_an_undeclared_table_is_unknown(tmp_path, capsys) -> None:
+    file = tmp_path / "q.sql"
+    file.write_text("SELECT OBJECT_CONSTRUCT(*) AS o, HASH(*) AS h FROM t1")
+    assert main(["explain", str(file), "-d", "snowflake"]) == 0
+    out = capsys.readouterr().out
+    assert "no column sources" not in out
+    assert "value     T1.*  mask         unknown" in out
+    assert "H: the columns of T1 are not in the schema" in out
+
+
+# --- DuckDB's unnest of a struct, recursive unnest, struct.* (trial 11) -------------------------
+
+NESTED = {"orders": {"order_id": "bigint", "customer": "STRUCT<name VARCHAR, city VARCHAR>",
+                     "items": "ARRAY<STRUCT<sku VARCHAR, qty INT>>"}}
+
+
+@pytest.fixture(scope="module")
+def orders():
+    connection = duckdb.connect()
+    connection.execute("CREATE TABLE orders (order_id BIGINT, customer STRUCT(name VARCHAR, city VARCHAR), "
+                       "items STRUCT(sku VARCHAR, qty INT)[])")
+    yield connection
+    connection.close()
+
+
+# (query, (column, path, transformation) of each output in DuckDB's order)
+NESTED_CASES = [
+    ("SELECT unnest(customer) FROM orders",
+     [("orders.customer", "customer.name", "nested_access"), ("orders.customer", "customer.city", "nested_access")]),
+    ("SELECT unnest(customer) AS u, order_id FROM orders",
+     [("orders.customer", "customer.name", "nested_access"), ("orders.customer", "customer.city", "nested_access"),
+      ("orders.order_id", None, "identity")]),
+    ("SELECT unnest(items, recursive := true) FROM orders",
+     [("orders.items", "items[].sku", "generator"), ("orders.items", "items[].qty", "generator")]),
+    ("SELECT unnest(items, max_depth := 2) FROM orders",
+     [("orders.items", "items[].sku", "generator"), ("orders.items", "items[].qty", "generator")]),
+    ("SELECT customer.* FROM orders",
+     [("orders.customer", "customer.name", "nested_access"), ("orders.customer", "customer.city", "nested_access")]),
+    ("SELECT order_id, customer.* EXCLUDE (name) FROM orders",
+     [("orders.order_id", None, "identity"), ("orders.customer", "customer.city", "nested_access")]),
+]
+
+
+@pytest.mark.parametrize("sql, reads", NESTED_CASES)
+def test_struct_unnest_and_struct_star_give_duckdbs_columns(orders, sql, reads) -> None:
+    names = [d[0] for d in orders.execute(sql).description]
+    [statement] = prism_lineage.explain(sql, NESTED, dialect="duckdb").statements
+    assert [f.name for f in statement.fields] == names
+    assert [[(s.column, s.path, s.transformation) for s in f.sources] for f in statement.fields] == [[r] for r in reads]
+    assert {s.confidence for f in statement.fields for s in f.sources} == {"exact"}
+
+
+def test_an_unnest_whose_argument_type_is_unknown_is_not_exact() -> None:
+    [statement] = prism_lineage.explain("SELECT unnest(items) FROM orders", dialect="duckdb").statements
+    [field] = statement.fields
+    assert [(s.column, s.confidence) for s in field.sources] == [("orders.items", "conservative")]
+    assert "a column per field of a struct" in statement.uncertain[0].reason
+
+
+@pytest.mark.parametrize("sql, schema, message", [
+    ("SELECT customer.* FROM orders", None, "customer.* stands for the fields of the struct column customer, whose "
+                                            "type is not declared"),
+    ("SELECT order_id.* FROM orders", NESTED, "order_id is no table or alias in scope (orders) but a column of type"),
+    ("SELECT nobody.* FROM orders", NESTED, "unknown table or alias 'nobody'"),
+])
+def test_a_star_over_what_is_no_struct_says_why(sql, schema, message) -> None:
+    with pytest.raises(prism_lineage.PrismError) as error:
+        prism_lineage.explain(sql, schema, dialect="duckdb")
+    assert message in error.value.message
+    assert error.value.line == 1
