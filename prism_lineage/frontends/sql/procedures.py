@@ -18,7 +18,7 @@ from sqlglot import exp
 
 from ...errors import ParseError
 from ...ir import SourceText
-from .parsing import parse_statements
+from .parsing import parse_statements, raised_by_sqlglot
 
 ROUTINE_KINDS = ("PROCEDURE", "FUNCTION")
 # Keys in a sqlglot node's ``meta``: the routine a body statement belongs to, and (on the
@@ -92,7 +92,15 @@ def expand_routines(nodes: list[exp.Expression], dialect, text: str, source: Sou
         if not is_routine(node):
             continue
         name = routine_name(node)
-        body, not_read, consumed = _body(node, nodes[index:], dialect, text, source)
+        try:
+            body, not_read, consumed = _body(node, nodes[index:], dialect, text, source)
+        except ParseError:
+            raise
+        except Exception as error:  # noqa: BLE001 - sqlglot's nodes of a body it half read
+            if not raised_by_sqlglot(error):
+                raise
+            body, not_read, consumed = [], [f"the body of {name} cannot be read: what it reads and writes is "
+                                            "unknown"], 0
         index += consumed
         kept, skipped = _kept(body)
         for statement in kept:
@@ -215,6 +223,8 @@ def _kept(body: list[exp.Expression]) -> tuple[list[exp.Expression], list[str]]:
     stack = list(reversed(body))
     while stack:
         node = stack.pop()
+        if node is None:
+            continue
         if isinstance(node, (exp.IfBlock, exp.WhileBlock)):
             # The statements of each branch may run: each is answered.
             inner = [node.args.get(k) for k in ("true", "false", "body")]
@@ -227,7 +237,10 @@ def _kept(body: list[exp.Expression]) -> tuple[list[exp.Expression], list[str]]:
         elif isinstance(node, _KEPT):
             kept.append(node)
         elif not isinstance(node, _QUIET):
-            words = node.sql().split()
+            try:
+                words = node.sql().split()
+            except Exception:  # noqa: BLE001 - sqlglot cannot write every node it read back
+                words = []
             skipped.append(" ".join(words[:2]) if words else type(node).__name__.upper())
     return kept, skipped
 
