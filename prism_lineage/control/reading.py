@@ -32,6 +32,7 @@ from ..governance.statuses import (
     Mark,
     MarkStatus,
     ParserState,
+    impact_unread_notes,
     not_computed_notes,
     sql_not_read_note,
 )
@@ -111,8 +112,13 @@ class StoreReader:
     def as_of(self) -> dict:
         """Which sync the answers are as of: its epoch, revision (git commit) and time."""
         epoch = self.meta.get("epoch")
-        return {"epoch": int(epoch) if epoch else None, "revision": self.meta.get("revision"),
-                "synced_at": self.meta.get("synced_at")}
+        found = {"epoch": int(epoch) if epoch else None, "revision": self.meta.get("revision"),
+                 "synced_at": self.meta.get("synced_at")}
+        if self.meta.get("interim") == "1":
+            # A sync of this revision has not read what is new in it yet (or stopped before its
+            # end): no epoch holds this state; what waits says "Not read yet" itself.
+            found["reading"] = True
+        return found
 
     def viewer(self, credential: str | None) -> StoredViewer:
         """The credential as the sync compiled it (None: the project owner)."""
@@ -184,16 +190,19 @@ class StoreReader:
         by_kind: dict[str, int] = {}
         for a in assets:
             by_kind[a.kind] = by_kind.get(a.kind, 0) + 1
-        at_least = bool(next_to_cut)
+        # As governance/impact.py: a visible asset whose SQL was not read may read this one too.
+        unread = self._unread(viewer, scope)
+        elsewhere = [status for identifier, status in unread if identifier not in distances]
+        at_least = bool(next_to_cut) or bool(elsewhere)
         sql_not_read = sum(1 for a in assets if a.sql_status is not None)
         notes = []
-        if at_least:
+        if next_to_cut:
             notes.append(AT_LEAST_NOTE)
         if marks[Mark.PARSED.value] == MarkStatus.COULD_NOT_RUN.value:
             notes.append(PARSER_NOTE)
         if sql_not_read:
             notes.append(f"{sql_not_read} of the assets listed have SQL that was not read.")
-        notes.append(FILE_SQL_NOTE)
+        notes.extend(impact_unread_notes(elsewhere, [status for _, status in unread]))
         notes.extend(self.missing_notes())
         return ImpactAnswer(project=self.project, environment=self.environment,
                             environment_status=self.meta.get("status"), asset=focus_name, marks=marks,
@@ -305,6 +314,18 @@ class StoreReader:
                 frontier = found
                 level += 1
         return distances, next_to_cut, names
+
+    def _unread(self, viewer: StoredViewer, scope: int | None) -> list[tuple[int, str]]:
+        """(store id, SQL status) of every asset the viewer sees whose SQL was not read, in the
+        viewer's scope's reading."""
+        if scope is None:
+            rows = self.connection.execute("SELECT id, full_name, sql_status FROM assets WHERE sql_status IS NOT NULL")
+        else:
+            rows = self.connection.execute(
+                "SELECT a.id, a.full_name, CASE WHEN s.asset IS NULL THEN a.sql_status ELSE s.sql_status END AS st "
+                "FROM assets a LEFT JOIN scope_assets s ON s.scope = ? AND s.asset = a.id "
+                "WHERE a.sql_status IS NOT NULL OR s.asset IS NOT NULL", (int(scope),))
+        return [(identifier, status) for identifier, name, status in rows if status is not None and viewer.sees(name)]
 
     def _details(self, ids: Iterable[int], scope: int | None) -> dict[int, tuple]:
         found: dict[int, tuple] = {}

@@ -1,15 +1,18 @@
 """A dbt project's ``manifest.json`` (and ``catalog.json``) as project declarations.
 
-* sources and seeds → tables;
-* models materialised as views → views, whose reads are their ``depends_on``;
-* every other model (table, incremental, materialised view, snapshot) → an asset of one
-  pipeline named after the project, writing a table, ordered by ``depends_on``;
+* sources and seeds → tables; nodes naming one relation (a seed and a source declared on the
+  table it loads) → one asset, found by every dbt name (dbt's ``--select`` precedence);
+* models materialised as views → views;
+* every other model (table, incremental, materialised view, snapshot, Python) → an asset of
+  one pipeline named after the project, writing a table;
+* every model's ``depends_on`` (its ``ref()``/``source()`` calls) → declared reads;
 * ephemeral models are no asset: dbt inlines them as ``__dbt__cte__<name>`` into their
   children's compiled SQL, so lineage runs through them to their own reads, and a dependency
   on one is a dependency on what it reads;
 * ``owner``, ``steward`` and ``certified`` come from ``meta`` (the node's, over its config's);
-* column names and types from ``catalog.json`` where it has the node, else the manifest's
-  ``columns``.
+* column names and types from ``catalog.json`` where it has the node (complete), else the
+  manifest's ``columns`` — documentation only (``columns_complete=False``): the rollup takes a
+  model's shape from its SQL and never expands a star over them (field trial 02).
 
 A node's SQL is its ``compiled_code``; where only ``raw_code`` exists (a manifest from ``dbt
 parse``), ``ref()``, ``source()``, ``this`` and ``config()`` are resolved and ephemeral models
@@ -37,6 +40,7 @@ from sqlglot.errors import SqlglotError
 from ..terminal import printable
 from .access import AccessPolicy
 from .declarations import Column, DeclaredRead, Environment, Pipeline, PipelineAsset, Project, Table, View
+from .dbt_shape import check_catalog, check_manifest
 from .errors import ProjectError
 from .files import load_json, load_yaml
 
@@ -135,11 +139,14 @@ def _importer(root: Path, manifest: str = MANIFEST_FILE, catalog: str | None = "
     if not isinstance(metadata, dict):
         raise ProjectError(f"{manifest}: 'metadata' must be an object")
     _check_schema_version(metadata, manifest)
+    check_manifest(manifest_document, manifest)
     if catalog == "":
         catalog = CATALOG_FILE if (root / CATALOG_FILE).is_file() else None
     catalog_document = load_json(catalog_root or root, catalog) if catalog is not None else {}
     if not isinstance(catalog_document, dict):
         raise ProjectError(f"{catalog}: expected a JSON object")
+    if catalog is not None:
+        check_catalog(catalog_document, catalog)
     nodes = _mapping(manifest_document, "nodes", manifest)
     sources = _mapping(manifest_document, "sources", manifest)
     if not all(isinstance(v, dict) for v in (*nodes.values(), *sources.values())):

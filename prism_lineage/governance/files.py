@@ -208,6 +208,39 @@ def load_yaml(root: Path, relative: str) -> Any:
     return document
 
 
+def yaml_line(root: Path, relative: str, path: tuple) -> int | None:
+    """The line of the deepest key (or list item) of ``path`` found in a project YAML file, for a
+    message naming where a value is wrong; None where the file cannot be read again or the path
+    is not in it.  Only on the error path: the file is composed again (no object is built)."""
+    try:
+        text = read_text(root, relative)
+        with _bounded_recursion():
+            node = yaml.compose(text, Loader=_BASE_LOADER)
+    except (ProjectError, yaml.YAMLError, RecursionError):
+        return None
+    line = None
+    for part in path:
+        if isinstance(node, yaml.MappingNode):
+            found = next((value for key, value in node.value
+                          if isinstance(key, yaml.ScalarNode) and key.value == str(part)), None)
+            if found is None:
+                break
+            line = next(key.start_mark.line + 1 for key, value in node.value if value is found)
+            node = found
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+def located(root: Path | None, relative: str, path: tuple = ()) -> str:
+    """``file`` or ``file, line N``: where a refusal points in a project YAML file."""
+    line = yaml_line(root, relative, path) if root is not None and path else None
+    return printable(relative) + (f", line {line}" if line is not None else "")
+
+
 def load_json(root: Path, relative: str, *, max_bytes: int | None = None) -> Any:
     """The JSON document of a project file (a dbt manifest or catalog)."""
     text = read_text(root, relative, max_bytes=max_manifest_bytes() if max_bytes is None else max_bytes)
@@ -218,8 +251,8 @@ def load_json(root: Path, relative: str, *, max_bytes: int | None = None) -> Any
     except RecursionError:
         raise ProjectError(f"{shown} nests more deeply than {MAX_NESTING} levels: refused") from None
     except json.JSONDecodeError as error:
-        raise ProjectError(f"cannot read {shown} as JSON: {printable(error.msg)} at line {error.lineno}, "
-                           f"column {error.colno}") from None
+        raise ProjectError(f"cannot read {shown} as JSON: {printable(error.msg)} (line {error.lineno}, "
+                           f"column {error.colno})") from None
     check_nesting(document, relative)
     return document
 

@@ -1,7 +1,9 @@
 """Impact: every asset downstream of one, at any depth, by kind, with who answers for it.
 
 The walk runs over visible assets only.  When part of what depends on the asset is not visible
-to the credential, the answer says ``at least`` and counts only what it holds.  Impact only
+to the credential, or an asset the credential sees has SQL that was not read (what it reads is
+not known, so it may read the asset too), the answer says ``at least`` and counts only what it
+holds.  Impact only
 reads; it decides nothing.
 """
 
@@ -11,7 +13,7 @@ from .access import LINEAGE_READ, Viewer
 from .answers import ImpactAnswer, ImpactAsset
 from .asset_names import resolve_asset
 from .rollup import EnvironmentLineage
-from .statuses import FILE_SQL_NOTE, PARSER_NOTE, EnvironmentStatus, Mark, MarkStatus, not_computed_notes
+from .statuses import PARSER_NOTE, EnvironmentStatus, Mark, MarkStatus, impact_unread_notes, not_computed_notes
 from .walks import Direction, walk
 
 KIND_ORDER = {"table": 0, "view": 1}
@@ -37,16 +39,21 @@ def impact(lineage: EnvironmentLineage, viewer: Viewer, asset: str) -> ImpactAns
     by_kind: dict[str, int] = {}
     for a in assets:
         by_kind[a.kind] = by_kind.get(a.kind, 0) + 1
-    at_least = bool(reached.next_to_cut)
+    # Every visible asset whose SQL was not read (in the viewer's reading): one not listed may
+    # read this asset too, so the list is a floor (field trial 03).
+    unread = [(a.id, a.sql_status.value) for a in lineage.assets.values()
+              if a.sql_status is not None and lineage.visible(viewer, a.id)]
+    elsewhere = [status for identifier, status in unread if identifier not in reached.distances]
+    at_least = bool(reached.next_to_cut) or bool(elsewhere)
     sql_not_read = sum(1 for a in assets if a.sql_status is not None)
     notes = []
-    if at_least:
+    if reached.next_to_cut:
         notes.append(AT_LEAST_NOTE)
     if marks[Mark.PARSED.value] == MarkStatus.COULD_NOT_RUN.value:
         notes.append(PARSER_NOTE)
     if sql_not_read:
         notes.append(f"{sql_not_read} of the assets listed have SQL that was not read.")
-    notes.append(FILE_SQL_NOTE)
+    notes.extend(impact_unread_notes(elsewhere, [status for _, status in unread]))
     return ImpactAnswer(project=lineage.project, environment=lineage.environment,
                         environment_status=lineage.status.value, asset=focus.full_name, marks=marks,
                         at_least=at_least, count=len(assets), by_kind=by_kind, assets=assets,

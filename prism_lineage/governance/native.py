@@ -30,7 +30,7 @@ from ..terminal import printable
 from .access import AccessPolicy
 from .declarations import Column, Environment, Pipeline, PipelineAsset, Project, Table, View
 from .errors import ProjectError
-from .files import declaration_files, load_yaml
+from .files import declaration_files, load_yaml, located
 from .names import check_name
 
 PROJECT_FILE = "project.yaml"
@@ -85,20 +85,21 @@ def read_native(root: Path, *, strict: bool = True) -> NativeSource:
     settings = _document(root, PROJECT_FILE)
     if not isinstance(settings, dict):
         raise ProjectError(f"{PROJECT_FILE}: expected a mapping with 'name' and 'environments'")
-    _known_keys(settings, _PROJECT_KEYS, PROJECT_FILE)
+    _known_keys(settings, _PROJECT_KEYS, PROJECT_FILE, root)
     if settings.get("dialect") is not None:
-        _validated(Environment, {"name": "x", "dialect": settings["dialect"]}, PROJECT_FILE)
+        _validated(Environment, {"name": "x", "dialect": settings["dialect"]}, PROJECT_FILE, root, (),
+                   ("dialect",))
     source = NativeSource(root, settings, {kind: [] for kind in _KINDS})
     for kind in _KINDS:
         for relative in declaration_files(root, kind):
             try:
                 document = _document(root, relative)
-                source.declarations[kind].append((document, _declaration(kind, document, relative)))
+                source.declarations[kind].append((document, _declaration(kind, document, relative, root)))
             except ProjectError as error:
                 if strict:
                     raise
                 source.unreadable[relative] = error.message
-    for name in _environment_names(settings):
+    for name in _environment_names(settings, root):
         relative = f"environments/{name}.yaml"  # the name was checked: one path component
         if os.path.lexists(root / relative):
             try:
@@ -116,22 +117,25 @@ def _environment_document(root: Path, relative: str) -> dict[str, Any]:
     document = _document(root, relative) or {}
     if not isinstance(document, dict):
         raise ProjectError(f"{relative}: expected a mapping")
-    _known_keys(document, _ENVIRONMENT_FILE_KEYS, relative)
+    _known_keys(document, _ENVIRONMENT_FILE_KEYS, relative, root)
     patches = document.get("patches") or {}
     if not isinstance(patches, dict):
-        raise ProjectError(f"{relative}: 'patches' must map table names to fields")
+        raise ProjectError(f"{located(root, relative, ('patches',))}: 'patches' must map table names to fields")
     for name, patch in patches.items():
         if not isinstance(name, str):
-            raise ProjectError(f"{relative}: a patch must be keyed by a table's full name, got {printable(repr(name))}")
+            raise ProjectError(f"{located(root, relative, ('patches',))}: a patch must be keyed by a table's full "
+                               f"name, got {printable(repr(name))}")
         if not isinstance(patch, dict):
-            raise ProjectError(f"{relative}: the patch of {printable(name)} must be a mapping")
+            raise ProjectError(f"{located(root, relative, ('patches', name))}: the patch of {printable(name)} "
+                               "must be a mapping")
     return document
 
 
-def _known_keys(document: dict, known: tuple[str, ...], file: str) -> None:
+def _known_keys(document: dict, known: tuple[str, ...], file: str, root: Path | None = None) -> None:
     for key in document:
         if key not in known:
-            raise ProjectError(f"{file}: unknown key '{printable(str(key))}' (known: {', '.join(known)})")
+            raise ProjectError(f"{located(root, file, (key,))}: unknown key '{printable(str(key))}' "
+                               f"(known: {', '.join(known)})")
 
 
 def _project_name(source: NativeSource) -> str:
@@ -144,30 +148,34 @@ def _project_name(source: NativeSource) -> str:
     return check_name("project", name, where)
 
 
-def _environment_names(settings: dict[str, Any]) -> list[str]:
-    return list(_environment_settings(settings))
+def _environment_names(settings: dict[str, Any], root: Path | None = None) -> list[str]:
+    return list(_environment_settings(settings, root))
 
 
-def _environment_settings(settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _environment_settings(settings: dict[str, Any], root: Path | None = None) -> dict[str, dict[str, Any]]:
     """Each environment's settings: ``environments`` is a list of names, or a mapping of each
     name to its settings (``reviews``; an empty entry takes the defaults)."""
     entries = settings.get("environments")
     if isinstance(entries, list):
         entries = {name: None for name in entries} if all(isinstance(n, str) for n in entries) else None
     if not isinstance(entries, dict) or not entries or not all(isinstance(n, str) and n for n in entries):
-        raise ProjectError(f"{PROJECT_FILE}: 'environments' must list at least one environment name")
+        raise ProjectError(f"{located(root, PROJECT_FILE, ('environments',))}: 'environments' must list at least "
+                           "one environment name")
     found = {}
     for name, entry in entries.items():
         check_name("environment", name, PROJECT_FILE)
         entry = {} if entry is None else entry
         if not isinstance(entry, dict):
-            raise ProjectError(f"{PROJECT_FILE}: environments.{name} must be a mapping of its settings")
-        extra = sorted(set(entry) - _ENVIRONMENT_SETTINGS)
+            raise ProjectError(f"{located(root, PROJECT_FILE, ('environments', name))}: environments.{name} must be "
+                               "a mapping of its settings")
+        extra = sorted(set(entry) - _ENVIRONMENT_SETTINGS, key=str)
         if extra:
-            raise ProjectError(f"{PROJECT_FILE}: environments.{name}: unknown setting '{extra[0]}' "
+            raise ProjectError(f"{located(root, PROJECT_FILE, ('environments', name, extra[0]))}: "
+                               f"environments.{name}: unknown setting '{printable(str(extra[0]))}' "
                                f"(known: {', '.join(sorted(_ENVIRONMENT_SETTINGS))})")
         if not isinstance(entry.get("reviews", False), bool):
-            raise ProjectError(f"{PROJECT_FILE}: environments.{name}.reviews must be true or false")
+            raise ProjectError(f"{located(root, PROJECT_FILE, ('environments', name, 'reviews'))}: "
+                               f"environments.{name}.reviews must be true or false")
         found[name] = entry
     return found
 
@@ -189,13 +197,14 @@ def _environment(source: NativeSource, name: str, dialect: str | None) -> Enviro
     for table in declared["tables"]:
         patch = patches.get(table.full_name)
         if patch is not None:
-            tables.append(_patched(table, patch, patch_file))
+            tables.append(_patched(table, patch, patch_file, source.root))
             applied.append(table.full_name)
         else:
             tables.append(table)
     unknown = sorted(set(patches) - set(applied))
     if unknown:
-        raise ProjectError(f"{patch_file}: patches table '{unknown[0]}', which environment '{name}' does not declare")
+        raise ProjectError(f"{located(source.root, patch_file, ('patches', unknown[0]))}: patches table "
+                           f"'{printable(unknown[0])}', which environment '{name}' does not declare")
     reviews = _environment_settings(source.settings)[name].get("reviews", False)
     return _validated(Environment, {
         "name": name, "dialect": env_document.get("dialect", dialect), "reviews": reviews, "tables": tables,
@@ -203,48 +212,53 @@ def _environment(source: NativeSource, name: str, dialect: str | None) -> Enviro
     }, patch_file if patches else PROJECT_FILE)
 
 
-def _patched(table: Table, patch: Any, patch_file: str) -> Table:
+def _patched(table: Table, patch: Any, patch_file: str, root: Path | None = None) -> Table:
+    where = ("patches", table.full_name)
     if not isinstance(patch, dict):
-        raise ProjectError(f"{patch_file}: the patch of {table.full_name} must be a mapping")
-    extra = sorted(set(patch) - _PATCHABLE)
+        raise ProjectError(f"{located(root, patch_file, where)}: the patch of {table.full_name} must be a mapping")
+    extra = sorted(set(patch) - _PATCHABLE, key=str)
     if extra:
         raise ProjectError(
-            f"{patch_file}: a patch of {table.full_name} cannot change '{extra[0]}' "
-            f"(patchable: {', '.join(sorted(_PATCHABLE))})"
+            f"{located(root, patch_file, (*where, extra[0]))}: a patch of {table.full_name} cannot change "
+            f"'{printable(str(extra[0]))}' (patchable: {', '.join(sorted(_PATCHABLE))})"
         )
     values = table.model_dump()
     values.update(patch)
-    return _validated(Table, values, patch_file)
+    return _validated(Table, values, patch_file, root, where)
 
 
-def _declaration(kind: str, document: Any, file: str) -> Table | View | Pipeline:
+def _declaration(kind: str, document: Any, file: str, root: Path | None = None) -> Table | View | Pipeline:
     if not isinstance(document, dict):
         raise ProjectError(f"{file}: expected a mapping declaring one {kind[:-1]}")
     values = {k: v for k, v in document.items() if k != "environments"}
-    _refuse_loader_only(values, file)
+    _refuse_loader_only(values, file, root=root)
     only = document.get("environments")
     if only is not None and not (isinstance(only, list) and all(isinstance(n, str) for n in only)):
-        raise ProjectError(f"{file}: 'environments' must be a list of environment names")
+        raise ProjectError(f"{located(root, file, ('environments',))}: 'environments' must be a list of "
+                           "environment names")
     values["file"] = file
     if kind == "tables":
-        return _validated(Table, values, file)
+        return _validated(Table, values, file, root)
     if kind == "views":
-        return _validated(View, values, file)
+        return _validated(View, values, file, root)
     assets = values.get("assets")
     if isinstance(assets, list):
         for i, entry in enumerate(assets):
             if isinstance(entry, dict):
-                _refuse_loader_only(entry, file, f"assets.{i}.")
-        values["assets"] = [_validated(PipelineAsset, a, file) if isinstance(a, dict) else a for a in assets]
-    return _validated(Pipeline, values, file)
+                _refuse_loader_only(entry, file, f"assets.{i}.", root, ("assets", i))
+        values["assets"] = [_validated(PipelineAsset, a, file, root, ("assets", i)) if isinstance(a, dict) else a
+                            for i, a in enumerate(assets)]
+    return _validated(Pipeline, values, file, root)
 
 
-def _refuse_loader_only(values: dict[str, Any], file: str, where: str = "") -> None:
+def _refuse_loader_only(values: dict[str, Any], file: str, where: str = "", root: Path | None = None,
+                        prefix: tuple = ()) -> None:
     found = sorted(k for k in values if k in _LOADER_ONLY)
     if found:
         hint = (" (a pipeline declares no read of another table: what its SQL reads is parsed)"
                 if found[0] == "refs" else "")
-        raise ProjectError(f"{file}: {where}{found[0]}: Extra inputs are not permitted{hint}")
+        raise ProjectError(f"{located(root, file, (*prefix, found[0]))}: {where}{found[0]}: Extra inputs are not "
+                           f"permitted{hint}")
 
 
 def _access(root: Path) -> AccessPolicy:
@@ -253,13 +267,15 @@ def _access(root: Path) -> AccessPolicy:
     if not os.path.lexists(root / ACCESS_FILE):
         return AccessPolicy()
     document = _document(root, ACCESS_FILE) or {}
-    policy = _validated(AccessPolicy, document, ACCESS_FILE)
+    policy = _validated(AccessPolicy, document, ACCESS_FILE, root)
     for member, spec in policy.members.items():
         for role in spec.roles:
             if role not in policy.roles:
-                raise ProjectError(f"{ACCESS_FILE}: member '{member}' has role '{role}', which is not declared")
+                raise ProjectError(f"{located(root, ACCESS_FILE, ('members', member, 'roles'))}: member "
+                                   f"'{printable(member)}' has role '{printable(role)}', which is not declared")
     if policy.owner is not None and policy.owner not in policy.members:
-        raise ProjectError(f"{ACCESS_FILE}: owner '{policy.owner}' is not a member")
+        raise ProjectError(f"{located(root, ACCESS_FILE, ('owner',))}: owner '{printable(policy.owner)}' is not a "
+                           "member")
     return policy
 
 
@@ -267,14 +283,20 @@ def _document(root: Path, relative: str) -> Any:
     return load_yaml(root, relative)
 
 
-def _validated(model: type[BaseModel], values: Any, file: str):
+def _validated(model: type[BaseModel], values: Any, file: str, root: Path | None = None, prefix: tuple = (),
+               line_of: tuple | None = None):
+    """``values`` as ``model``, or a refusal naming the file, the line (read again from the file
+    when ``root`` is given: ``prefix`` is where ``values`` sit in it, ``line_of`` a path to point
+    at instead) and the key — one line, whatever the value."""
     try:
         return model.model_validate(values)
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
+        loc = (*prefix, *first["loc"])
+        where = ".".join(str(part) for part in loc)
         message = first["msg"].removeprefix("Value error, ")
-        raise ProjectError(f"{file}: {printable(where) + ': ' if where else ''}{printable(message)}") from None
+        raise ProjectError(f"{located(root, file, line_of or loc)}: {printable(where) + ': ' if where else ''}"
+                           f"{printable(message)}") from None
 
 
 __all__ = ["load_native", "read_native", "is_native_project", "Column"]

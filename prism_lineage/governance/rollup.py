@@ -634,8 +634,11 @@ class _Builder:
         if self.visible is not None and full_name not in self.visible:
             return None  # a hidden asset's columns, declared or derived, are never used for a scope
         declared = self.declared_columns.get(full_name)
-        if declared is not None:
+        if declared is not None and full_name not in self.incomplete:
             return declared
+        # Columns known to be partial (a dbt node's YAML without catalog.json documents the
+        # columns its author chose) are never taken as the asset's shape: a star over them would
+        # drop the others, marked exact.  Its own SQL's output gives the shape; else schema-less.
         if full_name in self.derived:
             return self.derived[full_name]
         writers = self.writers.get(full_name, [])

@@ -123,3 +123,22 @@ def sql_not_read_note(count: int) -> str:
 def not_computed_notes(held_for_review: bool) -> list[str]:
     """What an answer about an environment that is not computed says, and why when it is held."""
     return [NOT_COMPUTED_NOTE, HELD_NOTE] if held_for_review else [NOT_COMPUTED_NOTE]
+
+
+def impact_unread_notes(elsewhere: list[str], statuses: list[str]) -> list[str]:
+    """What an impact answer says about SQL it could not read (shared by the in-memory and the
+    stored answers).  ``elsewhere``: the SQL status of every asset the viewer sees that is
+    neither the asset nor listed downstream of it, whose SQL was not read — what it reads is not
+    known, so it may read the asset too and the list is only a floor.  ``statuses``: the status
+    of every asset the viewer sees (where such SQL exists at all)."""
+    notes = []
+    if elsewhere:
+        counts = {status: elsewhere.count(status) for status in (s.value for s in SQL_STATUS_ORDER)}
+        said = "; ".join(f"{n} {status.lower()}" for status, n in counts.items() if n)
+        they = "what they read is" if len(elsewhere) != 1 else "what it reads is"
+        notes.append(f"There may be more: {len(elsewhere)} other asset{'s' if len(elsewhere) != 1 else ''} "
+                     f"you may see {'have' if len(elsewhere) != 1 else 'has'} SQL that was not read ({said}), "
+                     f"so {they} not known.")
+    if SqlStatus.IN_FILE.value in statuses:
+        notes.append(FILE_SQL_NOTE)
+    return notes

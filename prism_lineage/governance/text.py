@@ -93,7 +93,7 @@ def render_impact(answer: ImpactAnswer) -> str:
     if answer.environment_status != "computed":
         lines += ["", *map(_p, answer.notes)]
         return "\n".join(lines) + "\n"
-    lines.append(f"{count} asset{'s' if answer.count != 1 or answer.at_least else ''} downstream")
+    lines.append(f"{count} asset{'s' if answer.count != 1 else ''} downstream")
     width = max((len(_p(a.name)) for a in answer.assets), default=0)
     for kind in dict.fromkeys(a.kind for a in answer.assets):
         lines += ["", f"{_p(kind)}s ({answer.by_kind[kind]})"]
@@ -142,7 +142,7 @@ def render_review(answer) -> str:
             lines.append(f"{_INDENT}{_p(section.sentence)}")
             continue
         count = f"at least {section.count}" if section.at_least else str(section.count)
-        lines.append(f"{_INDENT}{count} asset{'s' if section.count != 1 or section.at_least else ''} downstream")
+        lines.append(f"{_INDENT}{count} asset{'s' if section.count != 1 else ''} downstream")
         for kind in dict.fromkeys(a.kind for a in section.assets):
             lines.append(f"{_INDENT}{_p(kind)}s ({section.by_kind[kind]})")
             for asset in (a for a in section.assets if a.kind == kind):

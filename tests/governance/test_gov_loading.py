@@ -33,6 +33,11 @@ def shop(tmp_path) -> Path:
     return Path(shutil.copytree(SHOP, tmp_path / "shop"))
 
 
+def line_of(path: Path, text: str) -> int:
+    """The first line of ``path`` holding ``text`` (what a refusal should point at)."""
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
 def refused(root, match: str) -> str:
     with pytest.raises(ProjectError) as error:
         load_project(root)
@@ -224,10 +229,11 @@ def test_an_unknown_dialect_is_refused_by_name(shop):
 
 def test_unknown_keys_of_project_and_environment_files_are_refused(shop):
     edit_yaml(shop, "project.yaml", lambda d: d.update(defualt_environment="prod"))
-    refused(shop, "project.yaml: unknown key 'defualt_environment'")
+    line = line_of(shop / "project.yaml", "defualt_environment")
+    refused(shop, f"project.yaml, line {line}: unknown key 'defualt_environment'")
     edit_yaml(shop, "project.yaml", lambda d: d.pop("defualt_environment"))
-    (shop / "environments" / "dev.yaml").write_text("patchs: {}\n")
-    refused(shop, "environments/dev.yaml: unknown key 'patchs'")
+    (shop / "environments" / "dev.yaml").write_text("dialect: duckdb\npatchs: {}\n")
+    refused(shop, "environments/dev.yaml, line 2: unknown key 'patchs'")
 
 
 def test_duplicate_keys_are_refused_naming_both_lines(shop):
@@ -250,7 +256,8 @@ def test_merge_keys_are_not_duplicates(tmp_path):
 def test_flags_must_be_booleans(shop, value):
     text = (shop / "tables/analytics_orders.yaml").read_text().replace("certified: true", f"certified: {value}")
     (shop / "tables/analytics_orders.yaml").write_text(text)
-    refused(shop, "tables/analytics_orders.yaml: certified")
+    line = line_of(shop / "tables/analytics_orders.yaml", "certified:")
+    refused(shop, f"tables/analytics_orders.yaml, line {line}: certified")
 
 
 @pytest.mark.parametrize("field", ["namespace", "name"])

@@ -150,14 +150,17 @@ def test_breaking_changes_beside_metadata_still_wait(versions, change, reason):
 def test_an_unknown_field_is_still_refused_by_name(versions):
     base, _ = versions
     edit(base, ORDERS, lambda d: d.update(lables={"tier": "gold"}))
-    with pytest.raises(ProjectError, match=r"^tables/analytics_orders.yaml: lables: Extra inputs are not permitted"):
+    with pytest.raises(ProjectError, match=r"^tables/analytics_orders.yaml, line \d+: lables: Extra inputs are not "
+                                           r"permitted"):
         load_project(base)
 
 
 @pytest.mark.parametrize("field", ["refs", "notes", "language", "alias_ranks"])
 def test_fields_only_a_loader_sets_are_refused_in_native_files(tmp_path, field):
     root = write_project(tmp_path / "p", tables=[table("raw.a", ["x"], **{field: []})])
-    with pytest.raises(ProjectError, match=f"tables/raw_a.yaml: {field}: Extra inputs are not permitted"):
+    line = next(i for i, text in enumerate((root / "tables/raw_a.yaml").read_text().splitlines(), 1)
+                if text.startswith(f"{field}:"))
+    with pytest.raises(ProjectError, match=f"tables/raw_a.yaml, line {line}: {field}: Extra inputs are not permitted"):
         load_project(root)
 
 

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from prism_lineage.governance.access import Grant, Viewer
 from prism_lineage.governance.errors import AssetNotFoundError
 from prism_lineage.governance.explorer import explore
-from prism_lineage.governance.impact import impact
+from prism_lineage.governance.impact import AT_LEAST_NOTE, impact
 from prism_lineage.governance.rollup import Asset, EnvironmentLineage, LineageEdge, asset_id
 from prism_lineage.governance.sql_reading import ColumnLink
-from prism_lineage.governance.statuses import EnvironmentStatus, Mark, ParserState, SqlStatus, Via
+from prism_lineage.governance.statuses import FILE_SQL_NOTE, EnvironmentStatus, Mark, ParserState, SqlStatus, Via
 from prism_lineage.governance.text import render_explorer, render_impact
 
 VIEWER = Viewer("m", frozenset({"lineage.read"}), (Grant(("vis.*",), None),))
@@ -159,7 +159,16 @@ def test_impact_is_the_visible_downstream_and_at_least_says_when_part_is_hidden(
     downstream = nx.descendants(visible, focus)
     assert sorted(a.name for a in answer.assets) == sorted(f"vis.n{i}" for i in downstream)
     assert answer.count == len(downstream)
-    assert answer.at_least == any(spec["hidden"][s] for n in downstream | {focus} for s in full.successors(n))
+    next_to_hidden = any(spec["hidden"][s] for n in downstream | {focus} for s in full.successors(n))
+    # A visible asset outside the list whose SQL was not read may read the focus too (trial 03).
+    unread_elsewhere = [i for i in visible_indices(spec) if spec["statuses"][i] is not None
+                        and i not in downstream | {focus}]
+    assert answer.at_least == (next_to_hidden or bool(unread_elsewhere))
+    assert (AT_LEAST_NOTE in answer.notes) == next_to_hidden
+    assert any(n.startswith(f"There may be more: {len(unread_elsewhere)} other asset")
+               for n in answer.notes) == bool(unread_elsewhere)
+    assert (FILE_SQL_NOTE in answer.notes) == any(spec["statuses"][i] is SqlStatus.IN_FILE
+                                                  for i in visible_indices(spec))
 
 
 @SETTINGS

@@ -48,7 +48,9 @@ def test_removing_a_column_of_a_certified_table_waits_and_shows_impact(versions)
     assert held.reason == "removes 1 column of a certified table"
     assert answer.environments_not_computed == ["dev", "prod"]
     [section] = answer.impact
-    assert (section.table, section.count, section.at_least) == ("analytics.orders", 3, False)
+    # at least: the SQL of analytics.customer_revenue (kept in a file) and of analytics.customer_scores
+    # (not parseable) was not read, so either may read the table too (field trial 03).
+    assert (section.table, section.count, section.at_least) == ("analytics.orders", 3, True)
     assert [(a.kind, a.name) for a in section.assets] == [
         ("view", "analytics.daily_revenue"), ("view", "finance.board_report"), ("view", "marts.revenue_by_country")]
     assert section.explorer_link and section.sentence is None

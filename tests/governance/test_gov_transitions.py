@@ -65,18 +65,21 @@ def test_a_list_of_names_reviews_nothing(tmp_path):
     assert [e.reviews for e in project.environments] == [False, False]
 
 
-@pytest.mark.parametrize("environments, message", [
-    ({"prod": {"reviews": "yes"}}, "project.yaml: environments.prod.reviews must be true or false"),
-    ({"prod": {"review": True}}, "project.yaml: environments.prod: unknown setting 'review' (known: reviews)"),
-    ({"prod": ["reviews"]}, "project.yaml: environments.prod must be a mapping of its settings"),
-    ({}, "project.yaml: 'environments' must list at least one environment name"),
+@pytest.mark.parametrize("environments, pointed, message", [
+    ({"prod": {"reviews": "yes"}}, "reviews:", "environments.prod.reviews must be true or false"),
+    ({"prod": {"review": True}}, "review:", "environments.prod: unknown setting 'review' (known: reviews)"),
+    ({"prod": ["reviews"]}, "prod:", "environments.prod must be a mapping of its settings"),
+    ({}, "environments:", "'environments' must list at least one environment name"),
 ])
-def test_bad_settings_are_refused_naming_the_field(tmp_path, environments, message):
+def test_bad_settings_are_refused_naming_the_field(tmp_path, environments, pointed, message):
     root = write_project(tmp_path)
     set_environments(root, environments)
     with pytest.raises(ProjectError) as raised:
         load_project(root)
-    assert str(raised.value) == message
+    # The file, the line of the key (issue 10 item 4) and the key.
+    line = next(i for i, text in enumerate((root / "project.yaml").read_text().splitlines(), 1)
+                if text.strip().startswith(pointed))
+    assert str(raised.value) == f"project.yaml, line {line}: {message}"
 
 
 # --- the transition rules -------------------------------------------------------------------------
