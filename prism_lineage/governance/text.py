@@ -115,7 +115,8 @@ def _names(names) -> str:
 
 
 def render_review(answer) -> str:
-    """The review gate's answer: what waits, why (columns counted, never named), and Impact."""
+    """The review gate's answer: what waits, why (the columns counted and named), and Impact with
+    the downstream columns that read each changed column."""
     lines = [f"review of a change ({_p(answer.state)}), read in environment {_p(answer.environment)}"]
     held_here = answer.environments_held_for_review
     if held_here:
@@ -147,6 +148,12 @@ def render_review(answer) -> str:
             lines.append(f"{_INDENT}{_p(kind)}s ({section.by_kind[kind]})")
             for asset in (a for a in section.assets if a.kind == kind):
                 lines.append(f"{_INDENT * 2}{_p(asset.name)}  {_stewardship(asset)}")
+        columns = getattr(section, "columns", None) or ()
+        if columns:
+            lines.append(f"{_INDENT}columns the change touches, and the downstream columns that read them:")
+        for column in columns:
+            readers = _names(column.read_by) if column.read_by else "none traced"
+            lines.append(f"{_INDENT * 2}{_p(column.column)} ({_p(column.change)}): {readers}")
         lines += [f"{_INDENT}{_p(note)}" for note in section.notes]
     lines += map(_p, answer.notes)
     return "\n".join(lines) + "\n"

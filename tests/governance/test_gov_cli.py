@@ -128,7 +128,7 @@ def test_review_exit_codes(capsys, tmp_path):
     document["columns"].pop()
     path.write_text(yaml.safe_dump(document))
     code, out, _ = run(capsys, "review", "--base", str(base), "--project", str(proposed))
-    assert code == 0 and "removes 1 column of a certified table" in out and "3 assets downstream" in out
+    assert code == 0 and "removes 1 column (amount) of a certified table" in out and "3 assets downstream" in out
     code, _, _ = run(capsys, "review", "--base", str(base), "--project", str(proposed), "--exit-code")
     assert code == 9
 
