@@ -229,14 +229,16 @@ def _index_figures(lineage, resynced) -> dict:
 
 
 def run_control_plane(total: int, seed: int, *, samples: int = 100, jobs: tuple[str, ...] = ("1", "auto"),
-                      baseline_sample: int = 10_000, cli_answers: bool = True) -> dict:
-    """The control plane end to end, each step a process of its own (see the module docstring)."""
+                      baseline_sample: int = 10_000, cli_answers: bool = True, checkpoint=None) -> dict:
+    """The control plane end to end, each step a process of its own (see the module docstring).
+    ``checkpoint(figures)`` is called after each step (a long run keeps what it measured)."""
     import shutil
     import tempfile
 
     project = generate(total, seed)
-    figures: dict = {"machine": _machine(), "assets": total, "statements": _statements(project),
-                     "cores": _cores(), "load_average_before": _load()}
+    figures: dict = _Checkpointed(checkpoint)
+    figures.update({"machine": _machine(), "assets": total, "statements": _statements(project),
+                    "cores": _cores(), "load_average_before": _load()})
     scratch = Path(tempfile.mkdtemp(prefix="prism-control-bench-"))
     try:
         root = scratch / "project"
@@ -261,7 +263,20 @@ def run_control_plane(total: int, seed: int, *, samples: int = 100, jobs: tuple[
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     figures["load_average_after"] = _load()
-    return figures
+    return dict(figures)
+
+
+class _Checkpointed(dict):
+    """Figures that are handed to ``checkpoint`` each time one is set."""
+
+    def __init__(self, checkpoint):
+        super().__init__()
+        self.checkpoint = checkpoint
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        if self.checkpoint is not None:
+            self.checkpoint(dict(self))
 
 
 def _cores() -> int:
@@ -315,6 +330,7 @@ def _baseline(project: Project, index: Path, sample: int) -> dict:
     import sqlglot
     from sqlglot.errors import SqlglotError
     from sqlglot.optimizer.qualify import qualify
+    from sqlglot.schema import MappingSchema
 
     from prism_lineage.index import EpochIndex
 
@@ -335,10 +351,13 @@ def _baseline(project: Project, index: Path, sample: int) -> dict:
     rng = random.Random(1)
     chosen = statements if len(statements) <= sample else rng.sample(statements, sample)
     failed = 0
+    # Built once, as a reader that knows the catalog would (a dict given to ``qualify`` is
+    # normalised again on every call: every table of the warehouse per statement).
+    mapping = MappingSchema(schema, dialect="duckdb")
     start_cpu, start = time.process_time(), time.perf_counter()
     for sql in chosen:
         try:
-            qualify(sqlglot.parse_one(sql, read="duckdb"), schema=schema, dialect="duckdb")
+            qualify(sqlglot.parse_one(sql, read="duckdb"), schema=mapping, dialect="duckdb")
         except SqlglotError:
             failed += 1
     cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
@@ -455,9 +474,14 @@ def main(argv=None) -> int:
     parser.add_argument("--no-cli", action="store_true", help="control-plane: skip the whole-process answers")
     args = parser.parse_args(argv)
     if args.mode == "control-plane":
+        def checkpoint(found: dict) -> None:
+            if args.json:
+                args.json.parent.mkdir(parents=True, exist_ok=True)
+                args.json.write_text(json.dumps(found, indent=2) + "\n")
+
         figures = run_control_plane(args.assets, args.seed, samples=args.samples if args.samples != 20 else 100,
                                     jobs=tuple(args.jobs.split(",")), baseline_sample=args.baseline_sample,
-                                    cli_answers=not args.no_cli)
+                                    cli_answers=not args.no_cli, checkpoint=checkpoint)
     else:
         figures = run(args.assets, args.samples, args.seed)
     text = json.dumps(figures, indent=2)

@@ -167,6 +167,9 @@ def _render(args, mode: str, answer, as_of: dict | None) -> str:
 def as_of_line(as_of: dict) -> str:
     """Which sync a stored answer is as of, in words."""
     revision = f", revision {as_of['revision']}" if as_of.get("revision") else ""
+    if as_of.get("reading"):
+        return (f"\nas of a sync still reading{revision.replace(',', '', 1)} (started "
+                f"{as_of.get('synced_at') or 'at a time unknown'}): what it has not read yet says so\n")
     epoch = f"epoch {as_of['epoch']}" if as_of.get("epoch") is not None else "no epoch"
     return f"\nas of the last sync ({epoch}{revision}, {as_of.get('synced_at') or 'time unknown'})\n"
 

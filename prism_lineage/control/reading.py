@@ -112,8 +112,13 @@ class StoreReader:
     def as_of(self) -> dict:
         """Which sync the answers are as of: its epoch, revision (git commit) and time."""
         epoch = self.meta.get("epoch")
-        return {"epoch": int(epoch) if epoch else None, "revision": self.meta.get("revision"),
-                "synced_at": self.meta.get("synced_at")}
+        found = {"epoch": int(epoch) if epoch else None, "revision": self.meta.get("revision"),
+                 "synced_at": self.meta.get("synced_at")}
+        if self.meta.get("interim") == "1":
+            # A sync of this revision has not read what is new in it yet (or stopped before its
+            # end): no epoch holds this state; what waits says "Not read yet" itself.
+            found["reading"] = True
+        return found
 
     def viewer(self, credential: str | None) -> StoredViewer:
         """The credential as the sync compiled it (None: the project owner)."""

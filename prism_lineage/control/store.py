@@ -88,9 +88,10 @@ CREATE TABLE asset_names (full_name TEXT PRIMARY KEY, aliases TEXT NOT NULL, ali
 # What ``meta`` holds (all text; absent: NULL).
 META_KEYS = ("project", "environment", "status", "held_for_review", "parser", "epoch", "revision", "commit",
              "synced_at", "environments", "default_environment", "visibility_independent",
-             "missing", "budget", "version", "statements", "in_files")
+             "missing", "budget", "version", "statements", "in_files", "interim")
 # missing: JSON list of what index repair quarantined and no sync has healed yet; budget: the
-# reading budget of the last full sync; version: prism_lineage's; statements, in_files: counts.
+# reading budget of the last full sync; version: prism_lineage's; statements, in_files: counts;
+# interim: "1" while a sync has written this revision's assets but not read what is new in it.
 
 
 class StoreError(Exception):

@@ -284,7 +284,14 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
 
             previous.scoped.update(read_scope_ledgers(root / STORE_FILE))
         proposed = project.environment(environment)
-        starting, passed = _read_new_statements(project, proposed, previous, root, options, summary)
+        interim = []  # the store as this revision stands before the pass reads (``_write_waiting``)
+
+        def before_pass(ledger: dict) -> None:
+            if standing is None:
+                interim.append(_write_waiting(project, environment, root, previous, ledger, committed, scopes,
+                                              credentials, revision))
+
+        starting, passed = _read_new_statements(project, proposed, previous, root, options, summary, before_pass)
         if standing is not None:
             lineage = sync_transition(standing, project, environment, approved=approved, previous=starting,
                                       scopes=scopes, parser=passed.parser)
@@ -311,14 +318,17 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
 
     heal(root)  # every row that differed from what the index held is written again: nothing is missing
     meta["missing"] = "[]"
-    summary.store_rebuilt = update_store(root, index, lineage, delta, committed, meta, credentials)
+    summary.store_rebuilt = update_store(root, index, lineage, delta, committed, meta, credentials,
+                                         interim=interim[0] if interim else None)
     _remember_refusals(root, lineage, passed, options)
     return summary
 
 
-def _read_new_statements(project, env, previous, root: Path, options: _Options, summary: SyncSummary):
+def _read_new_statements(project, env, previous, root: Path, options: _Options, summary: SyncSummary,
+                         before_pass=None):
     """The reading pass over what the ledger does not hold (``reading_pass.py``), and the lineage
-    the rollup then starts from: the ledger with the pass's reads."""
+    the rollup then starts from: the ledger with the pass's reads.  ``before_pass(ledger)`` is
+    called first when the pass has anything to read."""
     from ..governance.rollup import EnvironmentLineage, asset_id
     from ..governance.statuses import EnvironmentStatus, ParserState
     from .reading_pass import read_pass
@@ -330,6 +340,8 @@ def _read_new_statements(project, env, previous, root: Path, options: _Options, 
         if key in ledger and _budget_grew(why, timeout, max_bytes, options.budget):
             del ledger[key]
     ids = {d.full_name: asset_id(project.name, env.name, d.full_name) for d in (*env.tables, *env.views)}
+    if before_pass is not None and _anything_to_read(env, ids, ledger):
+        before_pass(ledger)
     passed = read_pass(env, ids, ledger, jobs=options.jobs, budget=options.budget,
                        progress=options.progress, start_pool=options.start_pool)
     summary.workers = passed.workers
@@ -340,6 +352,68 @@ def _read_new_statements(project, env, previous, root: Path, options: _Options, 
     if previous is not None:
         starting.scoped.update(previous.scoped)
     return starting, passed
+
+
+def _anything_to_read(env, ids: dict[str, str], ledger: dict) -> bool:
+    from ..governance.sql_reading import statement_key
+    from .reading_pass import statements_of
+
+    return any(sql is not None and statement_key(sql, dialect) not in ledger
+               for _, sql, dialect in statements_of(env, ids))
+
+
+def _write_waiting(project, environment: str, root: Path, previous, ledger: dict, committed: list[int], scopes,
+                   credentials: dict, revision: str | None):
+    """Before the pass reads anything, the store as this revision stands with nothing new read
+    yet (seed 000): every statement whose SQL is new, changed or retried, or whose looked-up
+    addresses moved, says "Not read yet" and has no parsed edge; the rest stands as read.  So an
+    answer during a long sync (``serve --project``) never shows a parsed edge an older statement
+    gave.  The parsed mark stays "Recorded" (the last pass ran; the assets say what waits).
+
+    Written as a delta from the last sync's store, with ``epoch`` NULL and ``interim`` set: a sync
+    that dies before its end leaves a store the next one rebuilds (it is not the newest epoch's).
+    Returns the lineage written (the end of the sync applies its own delta from it), or None when
+    there is no current store to mark (a first sync: the environment is not computed until it ends)."""
+    from ..governance.rollup import EnvironmentLineage
+    from ..governance.rollup import sync as rollup_sync
+    from ..governance.statuses import EnvironmentStatus, ParserState
+
+    if previous is None or not committed:
+        return None
+    try:
+        if read_meta(root / STORE_FILE).get("epoch") != str(committed[-1]):
+            return None  # a stale store: rebuilt whole at the end
+    except Exception:  # noqa: BLE001 - no store, or one that cannot be read: rebuilt at the end
+        return None
+    starting = EnvironmentLineage(project.name, environment, EnvironmentStatus.COMPUTED, {}, (), ParserState.RAN,
+                                  ledger=ledger)
+    starting.scoped.update(previous.scoped)
+    interim = rollup_sync(project, environment, previous=starting, scopes=scopes, budget=0)
+    interim = _with_revisions(interim, previous, revision)
+    assets, removed, groups = lineage_delta(previous, interim)
+    meta = {**_meta(project, interim, None, revision), "interim": "1"}
+    StoreWriter(root).apply(assets=assets, removed=removed, waiting=interim.waiting, edge_groups=groups, meta=meta,
+                            credentials=credentials, scoped=interim.scoped)
+    return interim
+
+
+def lineage_delta(before, after) -> tuple[list, list[str], dict]:
+    """What a store holding ``before`` needs to hold ``after``: the assets new or changed, the
+    asset ids gone, each target whose incoming edges differ with its new group (the index
+    writer's comparison, ``index/writer.py``)."""
+    from ..index.state import edge_groups
+    from ..index.writer import _compiled, _declared
+
+    assets = []
+    for key, asset in sorted(after.assets.items()):
+        old = before.assets.get(key)
+        if old is None or _declared(old) != _declared(asset) or _compiled(old) != _compiled(asset):
+            assets.append(asset)
+    removed = sorted(set(before.assets) - set(after.assets))
+    old_groups, new_groups = edge_groups(before.edges), edge_groups(after.edges)
+    groups = {target: new_groups.get(target, ()) for target in sorted(set(old_groups) | set(new_groups))
+              if new_groups.get(target, ()) != old_groups.get(target, ())}
+    return assets, removed, groups
 
 
 def _budget_grew(why: str, timeout: float | None, max_bytes: int | None, budget) -> bool:
@@ -422,14 +496,24 @@ def lineage_meta(lineage, epoch: int | None = None, revision: str | None = None,
             "synced_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "environments": json.dumps(environments if environments is not None else [lineage.environment]),
             "default_environment": default_environment,
-            "visibility_independent": "1" if getattr(lineage, "visibility_independent", False) else "0"}
+            "visibility_independent": "1" if getattr(lineage, "visibility_independent", False) else "0",
+            "interim": None}  # set only while a sync has not read what is new (``_write_waiting``)
 
 
 def update_store(root: Path, index, lineage, delta, committed_before: list[int], meta: dict,
-                 credentials: dict) -> bool:
+                 credentials: dict, interim=None) -> bool:
     """The store after the epoch just written: from its delta when the store was current with
-    the epoch before, else rebuilt from what the index holds.  Returns whether it was rebuilt."""
+    the epoch before (or from what this sync wrote first, ``interim``), else rebuilt from what
+    the index holds.  Returns whether it was rebuilt."""
     writer = StoreWriter(root)
+    if interim is not None:
+        assets, removed, groups = lineage_delta(interim, lineage)
+        try:
+            writer.apply(assets=assets, removed=removed, waiting=lineage.waiting, edge_groups=groups, meta=meta,
+                         credentials=credentials, scoped=lineage.scoped)
+            return False
+        except (StoreError, OSError, Exception):  # noqa: BLE001 - rebuilt below, as any unreadable store
+            pass
     stored_epoch = None
     try:
         stored_epoch = read_meta(root / STORE_FILE).get("epoch")

@@ -80,7 +80,11 @@ class RevisionWatcher:
         if where.store is None:
             return False, None
         try:
-            return True, read_meta(where.store).get("revision")
+            meta = read_meta(where.store)
+            if meta.get("interim") == "1":
+                # A sync's first write with no end (a sync that died): the revision is not synced.
+                return True, None
+            return True, meta.get("revision")
         except (StoreError, OSError, Exception):  # noqa: BLE001 - a store being replaced: look again later
             return True, None
 
