@@ -14,7 +14,9 @@ fan-in and fan-out), writes it as a native project and syncs it into an index un
 * **first paint of a 100-asset graph**: an answer cut at 100 assets, opened by address in a
   fresh page; from the navigation's start to the graph drawn (the page's ``lineage-drawn``
   mark: the script and ELK loaded, the API answered, the layout computed, the SVG in the
-  document), with the API's share and the layout's share; median of ``--samples`` loads.
+  document), with the API's share and the layout's share; median of ``--samples`` loads; and
+  how long the page's main thread was blocked before it (the Long Tasks API: the sum of tasks
+  over 50 ms, and the longest — the time the page could not answer a key or a scroll).
 
 The machine's load average is recorded with the figures: the machines these run on are shared.
 """
@@ -85,6 +87,16 @@ def _stats(values: list[float]) -> dict:
             "p90_ms": round(ordered[int(0.9 * (len(ordered) - 1))], 1), "max_ms": round(ordered[-1], 1)}
 
 
+# Long tasks (over 50 ms) of the page's main thread that began before the graph was drawn: their
+# total and the longest, in ms (buffered entries; none within 1.5 s means there were none).
+LONG_TASKS = """() => new Promise((resolve) => {
+  const drawnAt = performance.getEntriesByName('lineage-drawn')[0].startTime;
+  const done = (entries) => { const before = entries.filter((e) => e.startTime < drawnAt);
+    resolve([before.reduce((s, e) => s + e.duration, 0), Math.max(0, ...before.map((e) => e.duration))]); };
+  new PerformanceObserver((list) => done(list.getEntries())).observe({ type: 'longtask', buffered: true });
+  setTimeout(() => done([]), 1500);
+})"""
+
 TIMED_FETCH = """async (u) => { const t0 = performance.now(); const r = await fetch(u); const body = await r.text();
   return [performance.now() - t0, r.status, body.length]; }"""
 
@@ -117,7 +129,7 @@ def measure(project: Path, index: Path, per_layer: int, samples: int, seed: int)
         if cut is not None:
             asset, direction = cut
             address = f"{server.url}/explorer?" + urlencode({"asset": asset, "direction": direction, "depth": 10})
-            paints, api_parts, layouts = [], [], []
+            paints, api_parts, layouts, blocked, longest = [], [], [], [], []
             for _ in range(samples):
                 page = browser.new_page(viewport={"width": 1500, "height": 940})
                 page.goto(address)
@@ -131,10 +143,15 @@ def measure(project: Path, index: Path, per_layer: int, samples: int, seed: int)
                 paints.append(painted)
                 api_parts.append(answered - asked)
                 layouts.append(painted - answered)
+                total, worst = page.evaluate(LONG_TASKS)
+                blocked.append(total)
+                longest.append(worst)
                 page.close()
             figures["first_paint_100_assets"] = {"asset": asset, "direction": direction, "depth": 10,
                                                  "navigation_to_drawn": _stats(paints),
-                                                 "api_share": _stats(api_parts), "layout_and_draw_share": _stats(layouts)}
+                                                 "api_share": _stats(api_parts), "layout_and_draw_share": _stats(layouts),
+                                                 "main_thread_long_tasks_before_drawn": _stats(blocked),
+                                                 "longest_main_thread_task": _stats(longest)}
     finally:
         browser.close()
         playwright.stop()

@@ -105,6 +105,6 @@ def test_an_observed_edge_shows_the_runs_column_detail_or_says_there_is_none(pag
     # (dispatched: the centre of its box is under the parsed edge's wider click area, which ELK
     # routes beside it; the painting test above checks each dotted line is visible)
     page.locator('#lineage-graph g.edge[data-mark=observed][data-from-name="staging.orders"]').dispatch_event("click")
-    page.wait_for_function("document.querySelector('#edge-heading').textContent.startsWith('staging.orders')")
+    page.wait_for_function("() => document.querySelector('#edge-heading').textContent.startsWith('staging.orders')")
     text = page.inner_text("#edge-panel")
     assert "The run reported no column lineage for this edge." in text and "declared edge" not in text

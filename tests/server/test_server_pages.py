@@ -23,7 +23,7 @@ def test_the_explorer_page_is_served_at_its_address(shop_index):
     served = client(shop_index, project=SHOP, credential="bob")
     page = served.get("/explorer", params={"asset": "analytics.orders", "direction": "upstream", "depth": "3"})
     assert page.status_code == 200
-    assert 'id="explorer-form"' in page.text and "/static/vendor/elkjs/elk.bundled.js" in page.text
+    assert 'id="explorer-form"' in page.text and "/static/vendor/elkjs/elk-api.js" in page.text
     assert served.get("/").headers["location"] == "/explorer"
 
 
@@ -57,10 +57,15 @@ def test_a_name_in_a_page_is_escaped(shop_index):
     assert page.status_code == 404 and "<script>alert(1)" not in page.text and "&lt;script&gt;" in page.text
 
 
+# The files lib/elk-api.js and lib/elk-worker.min.js of the npm package elkjs@0.12.1, unchanged.
+ELKJS = {"elk-api.js": "ccca46175c05bbd280b5de6c9853103711e52c666a101f145b717e345363e24d",
+         "elk-worker.min.js": "dca3a19d9ec37f5634bf5876b4ebd2455c3f43f0d32570136c13c13edaba9bfb"}
+
+
 def test_the_layout_library_is_vendored_unchanged_with_its_licence():
-    bundled = STATIC / "vendor" / "elkjs" / "elk.bundled.js"
-    assert hashlib.sha256(bundled.read_bytes()).hexdigest() == \
-        "b1032b7cfd2a57c54c6f0e8369d7665e19a579954f7cd20a6dae28f1912ea0d7"
+    folder = STATIC / "vendor" / "elkjs"
+    assert {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in ELKJS} == ELKJS
+    assert sorted(p.name for p in folder.glob("*.js")) == sorted(ELKJS)  # nothing else is shipped
     assert "Eclipse Public License - v 2.0" in (STATIC / "vendor" / "elkjs" / "LICENSE.md").read_text()
 
 
@@ -68,7 +73,8 @@ def test_static_files_are_served(shop_index):
     served = client(shop_index, project=SHOP, credential="bob")
     script = served.get("/static/explorer.js")
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
-    assert served.get("/static/vendor/elkjs/elk.bundled.js").status_code == 200
+    for name in ELKJS:
+        assert served.get(f"/static/vendor/elkjs/{name}").status_code == 200
 
 
 def test_the_script_never_parses_answer_text_as_html():

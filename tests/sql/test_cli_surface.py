@@ -301,3 +301,33 @@ def test_the_uncertain_reasons_come_last(tmp_path, capsys) -> None:
     at = lines.index("  uncertain:")
     assert all(line.startswith("    ") and ": " in line for line in lines[at + 1:])
     assert not any(line.startswith("    value") for line in lines[at:])
+
+
+# --- issue 15 item 17: nothing the SQL names reaches the terminal raw ---------------------------
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+NASTY = ["\x1b[2J", "\x1b]0;owned\x07", "\x07", "\x9b31m", "\u202e", "\r", "\x08"]
+
+
+@pytest.mark.parametrize("nasty", NASTY)
+def test_text_dot_mermaid_graph_and_errors_never_print_control_characters(tmp_path, capsys, nasty) -> None:
+    """Every text rendering of explain and graph, and an error echoing a name, shows control
+    characters escaped (JSON escapes them itself)."""
+    name = f'"c{nasty}x"'
+    sql = f'SELECT {name} AS "out{nasty}", b FROM "t{nasty}" WHERE {name} > 1 ORDER BY b'
+    (tmp_path / "q.sql").write_text(sql, encoding="utf-8")
+    outputs = []
+    for command, fmt in (("explain", "text"), ("explain", "dot"), ("explain", "mermaid"), ("graph", "text"),
+                         ("graph", "dot")):
+        code = main([command, str(tmp_path / "q.sql"), "--format", fmt])
+        out = capsys.readouterr()
+        assert code == 0, out.err
+        outputs.append(out.out + out.err)
+    if nasty != "\r":  # reading the file turns a carriage return into a newline
+        (tmp_path / "s.yaml").write_text(json.dumps({f"t{nasty}": {"a": "int"}}))
+        code = main(["explain", str(tmp_path / "q.sql"), "--schema", str(tmp_path / "s.yaml")])
+        out = capsys.readouterr()
+        assert code == 5 and "unknown column" in out.err
+        outputs.append(out.out + out.err)
+    for text in outputs:
+        assert not CONTROL.search(text.replace("\n", "")), repr(CONTROL.search(text.replace("\n", "")))

@@ -120,6 +120,8 @@ def test_a_star_argument_reads_every_column() -> None:
                      "K": [(c, "expression", "exact") for c in every]}
     assert sources("SELECT COUNT(*) AS n, HASH_AGG(*) AS ha FROM t1") == {
         "N": [], "HA": [(c, "aggregate", "exact") for c in every]}
+    assert sources("SELECT COUNT(t1.*) AS n FROM t1", dialect="postgres") == {
+        "n": [(c, "aggregate", "exact") for c in every]}  # the rows whose t1 is not null: reads its columns
     assert sources("SELECT md5(to_json(object_construct(*))) AS m FROM t1 JOIN t2 ON t1.id = t2.id",
                    dialect="snowflake") == {"M": [(c, "mask", "exact") for c in every + ["t2.a", "t2.c", "t2.id"]]}
 
@@ -199,3 +201,10 @@ def test_a_star_over_what_is_no_struct_says_why(sql, schema, message) -> None:
         prism_lineage.explain(sql, schema, dialect="duckdb")
     assert message in error.value.message
     assert error.value.line == 1
+
+
+def test_clickhouse_columns_names_an_expression_by_its_text() -> None:
+    schema = {"t1": {"id": "int", "a": "int", "ab": "int"}}
+    [statement] = prism_lineage.explain("SELECT max(COLUMNS('a')) FROM t1", schema, dialect="clickhouse").statements
+    assert [(f.name, [s.column for s in f.sources]) for f in statement.fields] == [
+        ("max(a)", ["t1.a"]), ("max(ab)", ["t1.ab"])]

@@ -181,7 +181,7 @@ class ExpressionLowerer:
         if node._meta and stars.READS in node._meta:  # a column COLUMNS(...) stands for
             return stars.lower_stand_in(self, node, mode)
         if isinstance(node.this, exp.Star):
-            raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list, in COUNT or as a function argument",
+            raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or as a function argument",
                                         origin=self.ctx.origin(node.this))
         origin = self.ctx.origin(node.this)
         if not node.table:
@@ -532,7 +532,7 @@ class ExpressionLowerer:
                     count = item.args.get("expression")
                     limit = self.lower(count, mode) if count is not None else None
                     item = item.this
-                if stars.is_star(item) and name not in stars.COUNTING:
+                if stars.is_star(item) and not (name in stars.COUNTING and isinstance(item, exp.Star)):
                     args.extend(stars.star_arguments(self, item, node, mode))  # ``HASH_AGG(*)``: every column
                 elif isinstance(item, exp.Star):  # ``COUNT(*)``: counts rows
                     star = True

@@ -341,7 +341,7 @@ def _output_name(name: str, alias: str | None, match: re.Match | None, copy: exp
         # Other engines with COLUMNS (ClickHouse) name an expression around it by its text.
         text = copy.copy()
         for stand_in in [c for c in text.find_all(exp.Column) if is_stand_in(c)]:
-            stand_in.replace(exp.column(stand_in.this.copy()))
+            stand_in.replace(exp.column(exp.to_identifier(stand_in.this.name)))
         return text.sql(dialect=ctx.dialect)
     if alias is not None:
         if match is None:

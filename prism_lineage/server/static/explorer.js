@@ -6,7 +6,7 @@
  * lineage is not visible to you.", "not computed", the SQL statuses, "at least") is shown as the
  * answer says it.  Text is always set with textContent, never parsed as HTML.
  *
- * The graph is laid out by ELK's layered (Sugiyama) algorithm, left to right: upstream assets
+ * The graph is laid out by ELK's layered (Sugiyama) algorithm, in a web worker, left to right: upstream assets
  * stand left of the asset asked about, downstream ones right of it.  It is one tab stop; the
  * arrow keys move between assets, Enter shows the impact of the one in focus, Escape clears it.
  */
@@ -205,6 +205,61 @@
     return box;
   }
 
+  // Edge labels are not given to ELK: placing them multiplies the layout's time (1.2-2.2 s
+  // against 70 ms for 100 assets and 140 edges, measured in chromium); each mark's word is
+  // written on its edge's longest segment instead, between lines spaced to hold it.
+  const LAYOUT = {
+    "elk.algorithm": "layered",
+    "elk.direction": "RIGHT",
+    "elk.edgeRouting": "ORTHOGONAL",
+    "elk.layered.spacing.nodeNodeBetweenLayers": "90",
+    "elk.layered.spacing.edgeNodeBetweenLayers": "16",
+    "elk.layered.spacing.edgeEdgeBetweenLayers": "14",
+    "elk.spacing.nodeNode": "22",
+    "elk.spacing.edgeEdge": "14",
+    "elk.padding": "[top=16,left=16,bottom=16,right=16]",
+  };
+  const ELK_WORKER = "/static/vendor/elkjs/elk-worker.min.js";
+  let engine = null;
+  let engineFailed = null;  // rejects when the worker cannot run (its script did not load, or it broke)
+
+  /** ELK, running in a web worker (elkjs's elk-worker.min.js, driven through elk-api.js): the
+   *  1.6 MB layout code is loaded and compiled off the page's thread, and a layout never blocks
+   *  it.  Started as soon as a page will draw, and warmed with a three-box layout, so the worker's
+   *  loading and the layered algorithm's first (cold) run happen while the answer is on its way;
+   *  the worker serves every layout of the page in turn. */
+  function layoutEngine() {
+    if (engine === null) {
+      let fail;
+      engineFailed = new Promise((_, reject) => { fail = reject; });
+      engineFailed.catch(() => {});
+      engine = new ELK({
+        workerUrl: ELK_WORKER,
+        // elk-api does not listen for a worker's errors: without this a failed worker would leave
+        // the page waiting for a layout that never comes.
+        workerFactory: (url) => {
+          const worker = new Worker(url);
+          worker.addEventListener("error", (event) => fail(new Error(event.message || "the layout worker could not start")));
+          return worker;
+        },
+      });
+      // Warmed with three boxes: measured, a larger warm-up only delays the real layout behind it.
+      engine.layout({
+        id: "warm", layoutOptions: LAYOUT,
+        children: [{ id: "a", width: 40, height: 20 }, { id: "b", width: 40, height: 20 }, { id: "c", width: 40, height: 20 }],
+        edges: [{ id: "ab", sources: ["a"], targets: ["b"] }, { id: "ac", sources: ["a"], targets: ["c"] },
+          { id: "bc", sources: ["b"], targets: ["c"] }],
+      }).catch(() => {});  // a warm-up: the real layout reports any failure
+    }
+    return engine;
+  }
+
+  /** ELK's layout of ``graph``, or the reason there is none. */
+  function layOut(graph) {
+    const running = layoutEngine();
+    return Promise.race([running.layout(graph), engineFailed]);
+  }
+
   function nodeLines(asset) {
     const lines = [{ text: asset.name, font: FONT_BOLD, cls: "name" }];
     const facts = [asset.kind, asset.certified ? "certified" : null, `hop ${asset.distance}`].filter(Boolean);
@@ -226,27 +281,26 @@
     const byId = new Map(nodes.map((n) => [n.asset.id, n]));
     const graph = {
       id: "root",
-      // Edge labels are not given to ELK: placing them multiplies the layout's time (1.2-2.2 s
-      // against 70 ms for 100 assets and 140 edges, measured in chromium); each mark's word is
-      // written on its edge's longest segment instead, between lines spaced to hold it.
-      layoutOptions: {
-        "elk.algorithm": "layered",
-        "elk.direction": "RIGHT",
-        "elk.edgeRouting": "ORTHOGONAL",
-        "elk.layered.spacing.nodeNodeBetweenLayers": "90",
-        "elk.layered.spacing.edgeNodeBetweenLayers": "16",
-        "elk.layered.spacing.edgeEdgeBetweenLayers": "14",
-        "elk.spacing.nodeNode": "22",
-        "elk.spacing.edgeEdge": "14",
-        "elk.padding": "[top=16,left=16,bottom=16,right=16]",
-      },
+      layoutOptions: LAYOUT,
       children: nodes.map((n) => ({ id: n.asset.id, width: n.width, height: n.height })),
       edges: answer.edges
         .map((edge, index) => ({ edge, index }))
         .filter(({ edge }) => byId.has(edge.from) && byId.has(edge.to))
         .map(({ edge, index }) => ({ id: "e" + index, sources: [edge.from], targets: [edge.to] })),
     };
-    const laid = await new ELK().layout(graph);
+    let laid;
+    try {
+      laid = await layOut(graph);
+    } catch (error) {
+      // No drawing without a layout (the worker could not start, or ELK failed): say so, and show
+      // the list, which holds every edge and asset of the answer.
+      box.replaceChildren(el("p", { className: "refusal", role: "alert", id: "layout-failed",
+        text: `The graph could not be laid out here (${(error && error.message) || error}); the list below holds every edge and asset.` }));
+      const listBox = view.root.querySelector("#list-box");
+      if (listBox) listBox.hidden = false;
+      document.body.dataset.state = "drawn-as-list";
+      return;
+    }
     const width = Math.ceil(laid.width || 200);
     const height = Math.ceil(laid.height || 100);
     const drawing = svg("svg", {
@@ -659,6 +713,7 @@
       if (address.depth !== null) params.set("depth", address.depth);
       performance.clearMarks("lineage-asked");
       performance.mark("lineage-asked");
+      layoutEngine();  // the layout worker starts while the answer is on its way
       const { ok, body } = await api("/api/v1/lineage?" + params.toString());
       if (mine !== generation) return;
       performance.mark("lineage-answered");
@@ -815,6 +870,7 @@
     panel.replaceChildren(el("p", {}, el("a", { href: explorerHref(name, "both", 2), text: "Open in the explorer (both directions, depth 2)" })));
     const target = el("div", { id: "lineage-view" });
     panel.append(target);
+    layoutEngine();
     const { ok, body } = await api("/api/v1/lineage?" + new URLSearchParams({ asset: name, direction: "both", depth: "2" }).toString());
     if (!ok) { target.replaceChildren(refusalBox(body)); return; }
     await LineageView(target, body, {});
