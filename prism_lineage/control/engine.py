@@ -5,8 +5,8 @@ asset's inline SQL, in a file the last complete sync read.  For that change the 
 differs from the last one only around the statement: its own read, the reads of the statements
 that looked up the asset it writes (when its output columns changed), transitively, and the
 incoming edges and SQL status of the assets those statements write.  This module computes
-exactly that from what the store keeps of the last sync — each view and pipeline file's YAML
-document, the statements in the rollup's order, the read ledger with a reverse table from each
+exactly that from what the store keeps of the last sync — each view and pipeline file's text
+as the sync read it (parsed only when edited), the statements in the rollup's order, the read ledger with a reverse table from each
 asset to the statements that looked it up, the declared columns — and writes the epoch and the
 store's delta, as the full sync would have.
 
@@ -65,16 +65,26 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
 
     documents = []
     if (Path(project_dir) / "project.yaml").is_file():
-        import yaml
+        import os
 
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        from .fingerprint import _stat
+
+        # Each file's text as the sync read it, parsed only when an edit needs it (a later
+        # SQL-only sync compares it with the edited file).  A file whose size, times or inode
+        # differ from the fingerprint taken before the sync read the project may not be the
+        # text it read: it is left out, so an edit to it is never worked out from the store.
         for relative in sorted(snapshot):
             if relative.startswith(ENGINE_DIRECTORIES) and relative.endswith((".yaml", ".yml")):
+                file = Path(project_dir) / relative
                 try:
-                    document = yaml.load((Path(project_dir) / relative).read_text(encoding="utf-8"), Loader=loader)
-                    documents.append((relative, json.dumps(document, ensure_ascii=False, default=str)))
-                except (OSError, ValueError, yaml.YAMLError):
+                    with open(file, "rb") as handle:
+                        before = _stat(os.fstat(handle.fileno()))
+                        text = handle.read().decode("utf-8")
+                    if before != tuple(snapshot[relative]) or _stat(os.stat(file)) != before:
+                        continue
+                except (OSError, ValueError):
                     continue
+                documents.append((relative, text))
     from ..governance.statuses import DECLARED_READ_NOTE, ref_note
 
     statements = []
@@ -173,9 +183,13 @@ class _Engine:
             row = self.connection.execute("SELECT document FROM documents WHERE path = ?", (relative,)).fetchone()
             if row is None:
                 raise Decline
-            before = json.loads(row[0])
-            after = _load(self.project_dir / relative)
-            documents[relative] = json.dumps(after, ensure_ascii=False, default=str)
+            before = _parsed(row[0])
+            try:
+                text = (self.project_dir / relative).read_text(encoding="utf-8")
+            except (OSError, ValueError):
+                raise Decline from None
+            after = _parsed(text)
+            documents[relative] = text
             edits.update(_sql_edits(relative, before, after, self.meta.get("environment") or ""))
         if not edits:
             self.reads = {}
@@ -376,10 +390,13 @@ class _Engine:
     def _document_of(self, writer: str, via: str, file: str):
         """The view's document, or the pipeline asset's entry, that declares ``writer``'s
         statement, from the file the statement is in."""
-        row = self.connection.execute("SELECT document FROM documents WHERE path = ?", (file,)).fetchone()
-        if row is None:
-            raise Decline
-        document = json.loads(row[0])
+        cache = self.__dict__.setdefault("_documents", {})
+        if file not in cache:
+            row = self.connection.execute("SELECT document FROM documents WHERE path = ?", (file,)).fetchone()
+            if row is None:
+                raise Decline
+            cache[file] = _parsed(row[0])
+        document = cache[file]
         if via == "view" and isinstance(document, dict) and \
                 f"{document.get('namespace')}.{document.get('name')}" == writer:
             return document
@@ -551,15 +568,15 @@ class _NoteRules:
         self._unknown_column_notes = _Builder._unknown_column_notes.__get__(self)
 
 
-def _load(path: Path):
-    """The file's YAML document, as JSON would hold it; Decline for anything JSON cannot (a date,
+def _parsed(text: str):
+    """A file's YAML document, as JSON would hold it; Decline for anything JSON cannot (a date,
     a set …: the full sync's loader says what it makes of it)."""
     import yaml
 
     try:
-        document = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         return json.loads(json.dumps(document, ensure_ascii=False))
-    except (OSError, ValueError, TypeError, yaml.YAMLError):
+    except (ValueError, TypeError, yaml.YAMLError):
         raise Decline from None
 
 

@@ -134,3 +134,33 @@ def test_read_notes_from_an_sql_edit_are_the_full_syncs(tmp_path):
             assert notes == ()
         else:
             assert notes, sql  # said, on the fast path as on the full one
+
+
+def test_a_file_that_changed_while_the_sync_read_is_never_worked_out_from_the_store(tmp_path, monkeypatch):
+    """The store keeps a file's text only when its size, times and inode are still the ones
+    fingerprinted before the sync read the project: an edit made while the sync read is not
+    taken for the text it read, and the next change to that file is read in full."""
+    from prism_lineage.control import fingerprint as fingerprint_module
+    from prism_lineage.control import sync as sync_module
+
+    root = project(tmp_path / "project")
+    index = tmp_path / "index"
+    taken = fingerprint_module.fingerprint
+
+    def stale(directory):
+        found = taken(directory)
+        size, mtime, ctime, inode = found["views/s_v1.yaml"]
+        found["views/s_v1.yaml"] = (size, mtime, ctime - 1, inode)  # as if written after it was taken
+        return found
+
+    monkeypatch.setattr(fingerprint_module, "fingerprint", stale)
+    sync(root, index, jobs=1)
+    monkeypatch.undo()
+    with StoreReader(environment_root(index, "t", "prod")) as store:
+        kept = {p for (p,) in store.connection.execute("SELECT path FROM documents")}
+    assert "views/s_v2.yaml" in kept and "views/s_v1.yaml" not in kept
+    edit(root, 0, "SELECT x, y, y AS y2 FROM s.a")
+    assert sync(root, index, jobs=1).path == "full"
+    full = tmp_path / "full"
+    sync(root, full, jobs=1)
+    assert state(index) == state(full)
