@@ -239,10 +239,12 @@ def named_identifiers(sql: str, dialect: str | None, catalog: Catalog | None = N
                 copied = catalog.lookup(tuple(p.name for p in node.this.parts))
                 if copied is not None:
                     names.update(c.name.lower() for c in copied.columns)
-            elif isinstance(node, (exp.Command, exp.Execute, exp.ExecuteSql)):
-                # Dynamic SQL names its columns inside a string: every word of it counts.
+            elif isinstance(node, (exp.Command, exp.Execute, exp.ExecuteSql, exp.Heredoc, exp.RawString)) or (
+                    isinstance(node, exp.Literal) and isinstance(node.parent, exp.Create)):
+                # Dynamic SQL and a routine's body ($$ … $$) name their columns inside a string:
+                # every word of it counts.
                 for part in node.walk():
-                    if isinstance(part, (exp.Identifier, exp.Literal)):
+                    if isinstance(part, (exp.Identifier, exp.Literal, exp.Heredoc, exp.RawString)):
                         names.update(w.lower() for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", str(part.this)))
     return names, star
 

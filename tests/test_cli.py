@@ -292,9 +292,9 @@ def test_sql_path_is_a_directory(capsys, tmp_path) -> None:
 
 @pytest.mark.parametrize("argv, message", [
     (["explain", "q.sql", "--format", "xml"],
-     "argument --format/-f: invalid choice: 'xml' (choose from 'text', 'json', 'dot', 'mermaid', 'openlineage') (see 'prism-lineage explain --help')"),
+     "argument --format/-f/--output/-o: invalid choice: 'xml' (choose from 'text', 'json', 'dot', 'mermaid', 'openlineage') (see 'prism-lineage explain --help')"),
     (["graph", "q.sql", "--format", "svg"],
-     "argument --format/-f: invalid choice: 'svg' (choose from 'text', 'json', 'dot') "
+     "argument --format/-f/--output/-o: invalid choice: 'svg' (choose from 'text', 'json', 'dot') "
      "(see 'prism-lineage graph --help')"),
     (["explain", "--bogus"], "unrecognized arguments: --bogus (see 'prism-lineage --help')"),
     ([], "the following arguments are required: COMMAND (see 'prism-lineage --help')"),

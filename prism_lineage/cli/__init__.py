@@ -126,12 +126,16 @@ def _json_requested(argv) -> bool:
         if word == "--":
             return False
         value = None
-        if word in ("-o",) or (word.startswith("--o") and "--output".startswith(word) and len(word) >= 3):
-            value = words[i + 1] if i + 1 < len(words) else None
-        elif word.startswith("-o") and not word.startswith("--"):
-            value = word[2:]
-        elif word.startswith("--o") and "=" in word and "--output".startswith(word.split("=", 1)[0]):
-            value = word.split("=", 1)[1]
+        # -o/--output and -f/--format are one option in every command (issue 10 item 12).
+        for short, long in (("-o", "--output"), ("-f", "--format")):
+            if word == short or (word.startswith(long[:3]) and long.startswith(word) and len(word) >= 3):
+                value = words[i + 1] if i + 1 < len(words) else None
+            elif word.startswith(short) and not word.startswith("--"):
+                value = word[2:]
+            elif word.startswith(long[:3]) and "=" in word and long.startswith(word.split("=", 1)[0]):
+                value = word.split("=", 1)[1]
+            if value is not None:
+                break
         if value == "json":
             return True
     return False

@@ -28,7 +28,7 @@ def register(commands) -> None:
     add_sql_arguments(parser)
     add_substrait_argument(parser)
     add_frame_argument(parser)
-    parser.add_argument("--format", "-f", choices=("text", "json", "dot", "mermaid", "openlineage"), default="text",
+    parser.add_argument("--format", "-f", "--output", "-o", dest="format", choices=("text", "json", "dot", "mermaid", "openlineage"), default="text",
                         help="output format (dot, mermaid: the column-level graph, input columns to output "
                              "columns; openlineage: one OpenLineage JobEvent per statement, JSON lines)")
     parser.add_argument("--column", "-c", action="append", metavar="NAME", dest="columns",

@@ -22,7 +22,7 @@ def register(commands) -> None:
     add_sql_arguments(parser)
     add_substrait_argument(parser)
     add_frame_argument(parser)
-    parser.add_argument("--format", "-f", choices=("text", "json", "dot"), default="text", help="output format")
+    parser.add_argument("--format", "-f", "--output", "-o", dest="format", choices=("text", "json", "dot"), default="text", help="output format")
     parser.add_argument("--rewritten", action="store_true",
                         help="the plan after the rewrite pipeline (docs/rewrites.md), each rewritten target with the "
                              "authored targets and origins it stands for")

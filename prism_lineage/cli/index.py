@@ -33,7 +33,7 @@ def register(commands) -> None:
     parser.add_argument("--keep", type=int, default=0, metavar="N",
                         help="compact: keep the newest N epochs as they are (default 0: fold every one)")
     parser.add_argument("--wait", action="store_true", help="repair, compact: wait for a sync at work to finish")
-    parser.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument("-o", "--output", "-f", "--format", dest="output", choices=("text", "json"), default="text", help="output format")
     parser.set_defaults(run=run)
 
 

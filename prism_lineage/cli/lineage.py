@@ -79,7 +79,7 @@ def add_project_arguments(parser) -> None:
                              "(target/manifest.json, target/catalog.json)")
     parser.add_argument("--env", metavar="ENV", default=None,
                         help="the environment (may be left out when the project has one, or a default)")
-    parser.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument("-o", "--output", "-f", "--format", dest="output", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--as", dest="credential", metavar="CREDENTIAL", default=None,
                         help="answer as this member or API token (default: the project owner)")
 
@@ -250,6 +250,11 @@ def checkout(project: str, revision: str, scratch: Path) -> Path:
         revision = "--"
     root = Path(project).resolve()
     shown = printable(revision)
+    # Outside a git work tree there is no revision to read: say that (issue 10 item 13), not
+    # that the revision is not a commit.
+    _git(root, "rev-parse", "--is-inside-work-tree",
+         failure=f"{printable(project)} is not in a git work tree, so --base-rev '{shown}' cannot be read "
+                 "(give the base as a directory: --base DIR)")
     commit = _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}",
                   failure=f"'{shown}' is not a commit of the repository that holds {printable(project)}").strip()
     if not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit):

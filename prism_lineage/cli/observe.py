@@ -48,7 +48,7 @@ def register(commands) -> None:
                         help="an observed edge ends when no run showed it for DAYS days (default 30)")
     parser.add_argument("--max-event-bytes", type=_positive, default=None, metavar="N",
                         help="refuse an event larger than N bytes (default 2 MiB)")
-    parser.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument("-o", "--output", "-f", "--format", dest="output", choices=("text", "json"), default="text", help="output format")
     parser.set_defaults(run=run)
 
 

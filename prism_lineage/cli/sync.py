@@ -44,7 +44,7 @@ def register(commands) -> None:
     base.add_argument("--base-rev", metavar="REV", default=None, help="as --base, the project at a git revision")
     parser.add_argument("--approved", action="store_true",
                         help="with --base or --base-rev: a person approved the environment's move to --project")
-    parser.add_argument("-o", "--output", choices=("text", "json"), default="text",
+    parser.add_argument("-o", "--output", "-f", "--format", dest="output", choices=("text", "json"), default="text",
                         help="text: the summary line on stderr; json: the summary on stdout")
     parser.set_defaults(run=run)
 

@@ -107,7 +107,7 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
     return StatementAnswer.model_construct(
         index=statement.index, kind=statement.kind, target=statement.target, reads=tables_read(statement),
         writes=[statement.target] if statement.target is not None else [], fields=fields, uncertain=uncertain,
-        rows=rows,
+        rows=rows, procedure=statement.procedure,
     )
 
 

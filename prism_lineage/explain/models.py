@@ -66,6 +66,8 @@ class StatementAnswer(_Frozen):
     fields: list[FieldAnswer]
     uncertain: list[UncertainItem]
     rows: list[SourceColumn] | None = None
+    # The procedure or function whose body holds the statement (absent for the script's own).
+    procedure: str | None = None
     # Whether output names match only exactly (a case-sensitive dialect, a dataframe plan):
     # ``field()`` then finds no field by another case.  Set by ``explain``.
     _case_sensitive: bool = PrivateAttr(default=False)
@@ -93,6 +95,8 @@ class StatementAnswer(_Frozen):
         data = handler(self)
         if data.get("rows") is None:
             data.pop("rows", None)
+        if data.get("procedure") is None:
+            data.pop("procedure", None)
         return data
 
 

@@ -68,6 +68,8 @@ def render_statement(statement: StatementAnswer) -> list[str]:
     head = f"statement {statement.index + 1}: {statement.kind}"
     if statement.target:
         head += f" → {printable(statement.target)}"
+    if getattr(statement, "procedure", None):
+        head += f"   (in the body of {printable(statement.procedure)})"
     lines = [head, _tables_line(statement)]
     everything = [s for f in statement.fields for s in f.sources] + list(statement.rows or [])
     with_paths = any(s.path is not None for s in everything)

@@ -13,7 +13,9 @@ dbt (``review_dbt.py``: two manifests).  For a native project:
 * an environment's own patch of a table waits when it changes the table's schema, namespace or
   name in any way and the table is certified in that environment.
 
-Columns are matched by id when both versions of the file give ids, else by name.  A change to
+Columns are matched by id when both versions of the file give ids, else by name.  The reason
+names each column it counts, and Impact lists, for each, the downstream columns that read it
+(column-level impact from the parsed edges' column detail).  A change to
 a column's required flag or doc, to a table's doc, column order, or the adding or dropping of
 ids is not escalated (the seed lists these as not built).
 
@@ -39,6 +41,7 @@ from .errors import ProjectError
 from .impact import impact
 from .native import is_native_project, load_native, read_native
 from .rollup import environment_of, sync
+from .sql_reading import top_level
 from .transitions import held_environments
 from .statuses import NO_COLUMN_ANSWER_NOTE, NOT_VISIBLE  # noqa: F401  (NOT_VISIBLE: documented sibling)
 
@@ -56,13 +59,33 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+class ColumnChange(_Model):
+    """A column of the base version that a change removes, renames or retypes."""
+
+    change: str  # "removed", "renamed" or "retyped"
+    column: str  # its name in the base version
+    to: str | None = None  # renamed: the new name; retyped: the new type
+    was: str | None = None  # retyped: the type it had
+
+
 class HeldChange(_Model):
-    """A change that waits for approval, and the reason, counting columns without naming them."""
+    """A change that waits for approval, the reason (naming the columns it removes, renames or
+    retypes), and those columns."""
 
     table: str
     file: str
     environment: str | None  # None: the table's own file; else the environment whose patch changed
     reason: str
+    columns: list[ColumnChange] = []
+
+
+class ColumnImpact(_Model):
+    """A changed column and the downstream columns that read it (``asset.column``, visible only),
+    transitively through the parsed edges' column detail."""
+
+    column: str
+    change: str
+    read_by: list[str]
 
 
 class ImpactAssetRow(_Model):
@@ -83,6 +106,7 @@ class ImpactSection(_Model):
     at_least: bool = False
     by_kind: dict[str, int] = {}
     assets: list[ImpactAssetRow] = []
+    columns: list[ColumnImpact] = []  # column-level impact of the columns the change removes, renames, retypes
     notes: list[str] = []
 
 
@@ -103,14 +127,29 @@ class ReviewAnswer(_Model):
 
 @dataclass(frozen=True, slots=True)
 class _ColumnChanges:
-    removed: int = 0
-    renamed: int = 0
-    retyped: int = 0
+    """What changes between two column lists, each column named (``changed`` in column order)."""
+
+    changed: tuple[ColumnChange, ...] = ()
     added: int = 0
+
+    def _count(self, change: str) -> int:
+        return sum(1 for c in self.changed if c.change == change)
+
+    @property
+    def removed(self) -> int:
+        return self._count("removed")
+
+    @property
+    def renamed(self) -> int:
+        return self._count("renamed")
+
+    @property
+    def retyped(self) -> int:
+        return self._count("retyped")
 
     @property
     def breaking(self) -> bool:
-        return bool(self.removed or self.renamed or self.retyped)
+        return bool(self.changed)
 
 
 def review(base_dir: str | Path, proposed_dir: str | Path, viewer: Viewer, environment: str | None = None,
@@ -132,15 +171,17 @@ def review(base_dir: str | Path, proposed_dir: str | Path, viewer: Viewer, envir
     # waits at all is said once, in words.  Whether the change waits never depends on who asks.
     shown = [h for h in held if _sees_change(viewer, h, env.name)]
     tables = list(dict.fromkeys((h.table, h.environment or env.name) for h in shown))
-    sections = [_impact_section(base_project, name, where, env.name, viewer, state)
+    sections = [_impact_section(base_project, name, where, env.name, viewer, state,
+                                [c for h in shown if (h.table, h.environment or env.name) == (name, where)
+                                 for c in h.columns])
                 for name, where in tables[:SHOWN_TABLES]]
     if proposed_project is not None:
         held_here = held_environments(base_project, proposed_project)
     else:  # what the change brings cannot be read: every environment that reviews holds it
         held_here = [e.name for e in base_project.environments if e.reviews]
-    touched = sorted({h.environment for h in held if h.environment} | set(held_here) |
-                     ({e.name for e in base_project.environments} if any(h.environment is None for h in held)
-                      else set()))
+    # Only an environment that reviews holds a change (an environment that does not review takes
+    # it without an approval and stays computed): those are the ones not computed (item 10).
+    touched = sorted(set(held_here))
     if len(tables) > SHOWN_TABLES:
         notes.append(f"and {len(tables) - SHOWN_TABLES} more")
     if len(shown) < len(held):
@@ -206,14 +247,15 @@ def _file_changes(base, proposed, base_project, proposed_project) -> list[HeldCh
         reasons = breaking_reasons(table, new)
         if certified and reasons:
             held.append(HeldChange(table=table.full_name, file=table.file, environment=None,
-                                   reason=f"{'; '.join(reasons)} of a certified table"))
+                                   reason=f"{'; '.join(reasons)} of a certified table",
+                                   columns=list(column_changes(table.columns, new.columns).changed)))
     return held
 
 
 def breaking_reasons(before: Table | View, after: Table | View, *, columns: tuple[tuple[Column, ...], tuple[Column, ...]] | None
                      = None) -> list[str]:
     """What a change from ``before`` to ``after`` breaks: the namespace or name, and the columns
-    removed, renamed or retyped (counted, never named).  ``columns``: the two column lists to
+    removed, renamed or retyped (counted and named).  ``columns``: the two column lists to
     compare, when they are not the declarations' own."""
     reasons = []
     if (after.namespace, after.name) != (before.namespace, before.name):
@@ -253,11 +295,17 @@ def column_changes(before: tuple[Column, ...], after: tuple[Column, ...]) -> _Co
     key = (lambda c: c.id) if by_id else (lambda c: c.name)
     old = {key(c): c for c in before}
     new = {key(c): c for c in after}
-    removed = sum(1 for k in old if k not in new)
+    changed = []
+    for k, column in old.items():
+        if k not in new:
+            changed.append(ColumnChange(change="removed", column=column.name))
+            continue
+        if column.name != new[k].name:
+            changed.append(ColumnChange(change="renamed", column=column.name, to=new[k].name))
+        if _type(column) != _type(new[k]):
+            changed.append(ColumnChange(change="retyped", column=column.name, to=new[k].type, was=column.type))
     added = sum(1 for k in new if k not in old)
-    renamed = sum(1 for k in old if k in new and old[k].name != new[k].name)
-    retyped = sum(1 for k in old if k in new and _type(old[k]) != _type(new[k]))
-    return _ColumnChanges(removed, renamed, retyped, added)
+    return _ColumnChanges(tuple(changed), added)
 
 
 def _type(column: Column) -> str | None:
@@ -265,14 +313,27 @@ def _type(column: Column) -> str | None:
 
 
 def _counted(changes: _ColumnChanges) -> list[str]:
+    """``removes 2 columns (amount, status)``, ``renames 1 column (id to order_id)``, ``retypes 1
+    column (order_date: date to timestamp)``: counted and named (issue 10 item 10)."""
     parts = []
-    for count, verb in ((changes.removed, "removes"), (changes.renamed, "renames"), (changes.retyped, "retypes")):
-        if count:
-            parts.append(f"{verb} {count} column{'s' if count != 1 else ''}")
+    for change, verb in (("removed", "removes"), ("renamed", "renames"), ("retyped", "retypes")):
+        found = [c for c in changes.changed if c.change == change]
+        if found:
+            named = ", ".join(_named(c) for c in found)
+            parts.append(f"{verb} {len(found)} column{'s' if len(found) != 1 else ''} ({named})")
     return parts
 
 
-def _impact_section(project, table: str, where: str, here: str, viewer: Viewer, state: str) -> ImpactSection:
+def _named(change: ColumnChange) -> str:
+    if change.change == "renamed":
+        return f"{change.column} to {change.to}"
+    if change.change == "retyped":
+        return f"{change.column}: {change.was or 'no type'} to {change.to or 'no type'}"
+    return change.column
+
+
+def _impact_section(project, table: str, where: str, here: str, viewer: Viewer, state: str,
+                    changed: list[ColumnChange] = ()) -> ImpactSection:
     other = where != here
     waits = [WAITS_SENTENCE] if state == "proposed" else []
     try:
@@ -298,8 +359,42 @@ def _impact_section(project, table: str, where: str, here: str, viewer: Viewer, 
         count=answer.count, at_least=answer.at_least, by_kind=answer.by_kind,
         assets=[ImpactAssetRow(name=a.name, kind=a.kind, owner=a.owner, steward=a.steward, certified=a.certified)
                 for a in answer.assets],
+        columns=column_impact(lineage.for_viewer(viewer), viewer, lineage.by_name[table], changed),
         notes=notes,
     )
 
 
-__all__ = ["review", "column_changes", "breaking_reasons", "HeldChange", "ReviewAnswer", "Table"]
+def column_impact(lineage, viewer: Viewer, start: str, changed) -> list[ColumnImpact]:
+    """For each changed column of the asset ``start``, the downstream columns that read it: a
+    parsed edge's column link from it (or from ``*``, a star whose columns are not known, which
+    may read it) reaches ``target.column``, and so on transitively; only over assets the viewer
+    sees (as every walk).  Declared edges carry no columns, so a reader known only by
+    declaration is in the impact list but not here."""
+    out: dict[str, list] = {}
+    for change in changed:
+        if change.column in out:
+            continue
+        seen: set[tuple[str, str]] = set()
+        frontier = [(start, change.column.lower())]
+        found: dict[str, None] = {}
+        while frontier:
+            asset, column = frontier.pop()
+            for edge in lineage.edges:
+                if edge.source != asset or edge.columns is None or not lineage.visible(viewer, edge.target):
+                    continue
+                for link in edge.columns:
+                    source = link.source.lower()
+                    if source != column and top_level(source) != column and source != "*":
+                        continue
+                    step = (edge.target, link.target.lower())
+                    if step in seen:
+                        continue
+                    seen.add(step)
+                    found[f"{lineage.assets[edge.target].full_name}.{link.target}"] = None
+                    frontier.append(step)
+        out[change.column] = [change.change, sorted(found)]
+    return [ColumnImpact(column=column, change=change, read_by=read_by) for column, (change, read_by) in out.items()]
+
+
+__all__ = ["review", "column_changes", "column_impact", "breaking_reasons", "ColumnChange", "ColumnImpact", "HeldChange",
+           "ReviewAnswer", "Table"]

@@ -28,7 +28,7 @@ from pathlib import Path
 from .dbt import DbtRelation, is_dbt_project, load_dbt_project, load_relations
 from .declarations import Project
 from .errors import ProjectError
-from .review import HeldChange, breaking_reasons
+from .review import HeldChange, breaking_reasons, column_changes
 
 MANIFEST = "target/manifest.json"
 CATALOG_NOTE = ("catalog.json is missing from one version for {count} certified table{s}: its columns are "
@@ -66,10 +66,12 @@ def dbt_review(base_dir: Path, proposed_dir: Path) -> tuple[Project, Project | N
             continue
         both_cataloged = old.cataloged and new.cataloged
         uncatalogued += old.cataloged != new.cataloged
-        reasons = breaking_reasons(table, new.declaration, columns=_columns(old, new, both_cataloged))
+        columns = _columns(old, new, both_cataloged)
+        reasons = breaking_reasons(table, new.declaration, columns=columns)
         if reasons:
             held.append(HeldChange(table=table.full_name, file=table.file, environment=None,
-                                   reason=f"{'; '.join(reasons)} of a certified table"))
+                                   reason=f"{'; '.join(reasons)} of a certified table",
+                                   columns=list(column_changes(*columns).changed)))
     notes = [CATALOG_NOTE.format(count=uncatalogued, s="s" if uncatalogued != 1 else "")] if uncatalogued else []
     return base_project, proposed_project, held, notes
 

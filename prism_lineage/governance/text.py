@@ -2,7 +2,10 @@
 
 Each rendering prints the direction and depth applied, each mark's recording status from the
 answer ("not reported" when it carries none), and, for every parsed edge, its evidence: the
-file that holds the statement and the pipeline or view whose SQL read it.
+file that holds the statement and the pipeline or view whose SQL read it.  Edges are grouped per
+pair of assets, one entry per mark; a parsed edge's columns are a small table of its value
+lineage, then each indirect kind once with the source columns it reads (issue 10 item 9).  The
+JSON keeps every row; a terminal draws no line, so the marks are said in words only.
 
 Names, owners, stewards, files, columns and notes come from a project's files: every one is
 printed through ``terminal.printable``, so a control character in them (an escape sequence, a
@@ -23,15 +26,19 @@ _INDENT = "  "
 
 
 def render_marks(marks: dict[str, str] | None) -> str:
+    # A terminal draws no line: each mark is said by its word (the JSON keeps ``line``).
     if not marks:
         return "marks: not reported"
-    parts = [f"{_p(mark)} ({LINE_STYLE[Mark(mark)]} line) {_p(status)}" if mark in LINE_STYLE
-             else f"{_p(mark)} {_p(status)}" for mark, status in marks.items()]
-    return "marks: " + "; ".join(parts)
+    return "marks: " + "; ".join(f"{_p(mark)} {_p(status)}" for mark, status in marks.items())
 
 
 def _where(answer) -> str:
     return f"{_p(answer.asset)} in {_p(answer.project)}/{_p(answer.environment)} ({_p(answer.environment_status)})"
+
+
+# The indirect relationships, in the engine's order, as a steward reads them of a source column.
+_INDIRECT = {"grouping": "groups by", "control": "filters", "join": "joins on", "window": "windows by",
+             "sort": "sorts by", "policy": "a policy reads", "quality": "a quality check reads"}
 
 
 def render_explorer(answer: ExplorerAnswer) -> str:
@@ -43,7 +50,8 @@ def render_explorer(answer: ExplorerAnswer) -> str:
     if answer.environment_status != "computed":
         lines += ["", *map(_p, answer.notes)]
         return "\n".join(lines) + "\n"
-    lines.append(f"cut, holds {answer.holds}" if answer.cut else f"holds {answer.holds}")
+    shown = f"{answer.holds} asset{'s' if answer.holds != 1 else ''} shown"
+    lines.append(f"{shown}, more were reached (cut)" if answer.cut else shown)
     names = {node.id: _p(node.name) for node in answer.assets}
     width = max((len(name) for name in names.values()), default=0)
     lines += ["", "assets"]
@@ -58,29 +66,76 @@ def render_explorer(answer: ExplorerAnswer) -> str:
             lines.append(f"{_INDENT * 3}{_p(node.note)}")
         for note in getattr(node, "notes", ()):
             lines.append(f"{_INDENT * 3}{_p(note)}")
-    lines += ["", "edges (one row per edge and mark)"]
+    lines += ["", "edges"]
     if not answer.edges:
         lines.append(f"{_INDENT}none")
+    pair = None
     for edge in answer.edges:
-        arrow = (f"{names.get(edge.source) or _p(edge.source_name)} -> "
-                 f"{names.get(edge.target) or _p(edge.target_name)}")
-        if edge.mark == "observed":
-            run = f" (run {edge.run_id})" if getattr(edge, "run_id", None) else ""
-            # The job and run come from the events a producer sent: printed safely.
-            lines.append(f"{_INDENT}{arrow}  {_p(edge.mark)} ({_p(edge.line)})  seen in a {_p(edge.via)} of "
-                         f"{_p(edge.file)}{_p(run)}  at {_p(str(getattr(edge, 'seen_at', None)))}")
-        else:
-            lines.append(f"{_INDENT}{arrow}  {_p(edge.mark)} ({_p(edge.line)})  by the {_p(edge.via)}'s "
-                         f"{'SQL' if edge.mark == 'parsed' else 'declaration'}  in {_p(edge.file)}"
-                         + (f"  read at {_p(edge.revision)}" if getattr(edge, "revision", None) else ""))
-        for column in edge.columns or ():
-            lines.append(f"{_INDENT * 3}{_p(column.source)} -> {_p(column.target)}  {_p(column.relationship)}"
-                         f"  {_p(column.transformation)}  {_p(column.confidence)}")
+        # Edges come ordered by (from, to, mark, …): one heading per pair, one entry per mark.
+        if (edge.source, edge.target) != pair:
+            pair = (edge.source, edge.target)
+            lines.append(f"{_INDENT}{names.get(edge.source) or _p(edge.source_name)} -> "
+                         f"{names.get(edge.target) or _p(edge.target_name)}")
+        lines.append(_INDENT * 2 + _how(edge))
+        lines += _columns(edge.columns)
         if edge.note is not None:
-            lines.append(f"{_INDENT * 3}{_p(edge.note)}")
+            lines.append(f"{_INDENT * 4}{_p(edge.note)}")
     if answer.notes:
         lines += ["", "notes"] + [f"{_INDENT}{_p(note)}" for note in answer.notes]
     return "\n".join(lines) + "\n"
+
+
+def _how(edge) -> str:
+    """How an edge is known, with its evidence: the file (and the job and run of an observed one)."""
+    if edge.mark == "observed":
+        run = f" (run {edge.run_id})" if getattr(edge, "run_id", None) else ""
+        # The job and run come from the events a producer sent: printed safely.
+        return (f"{_p(edge.mark):<9} seen in a {_p(edge.via)} of {_p(edge.file)}{_p(run)} at "
+                f"{_p(str(getattr(edge, 'seen_at', None)))}")
+    what = "SQL" if edge.mark == "parsed" else "declaration"
+    revision = f", read at {_p(edge.revision)}" if getattr(edge, "revision", None) else ""
+    return f"{_p(edge.mark):<9} by the {_p(edge.via)}'s {what} in {_p(edge.file)}{revision}"
+
+
+def _columns(columns) -> list[str]:
+    """An edge's column detail as a small table: value lineage first, one row per link (column,
+    from, transformation, confidence); then each indirect kind once, naming its source columns
+    (``filters: status; groups by: customer_id``) instead of a row per target column."""
+    if not columns:
+        return []
+    value = [c for c in columns if c.relationship == "value"]
+    lines = []
+    if value:
+        rows = [("column", "from", "transformation", "confidence")]
+        rows += [(_p(c.target), _p(c.source), _p(c.transformation), _p(c.confidence)) for c in value]
+        widths = [max(len(row[i]) for row in rows) for i in range(3)]
+        for row in rows:
+            lines.append(_INDENT * 4 + "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:3]))
+                         + "  " + row[3])
+    indirect: dict[str, dict[str, str]] = {}
+    for column in columns:
+        if column.relationship == "value":
+            continue
+        kind = indirect.setdefault(column.relationship, {})
+        # One entry per source column, at its weakest confidence over the target columns.
+        kind[column.source] = _weaker(kind.get(column.source), column.confidence)
+    parts = []
+    for relationship in sorted(indirect, key=lambda r: (list(_INDIRECT).index(r) if r in _INDIRECT else 99, r)):
+        said = ", ".join(_p(source) + ("" if confidence == "exact" else f" ({_p(confidence)})")
+                         for source, confidence in indirect[relationship].items())
+        parts.append(f"{_INDIRECT.get(relationship, _p(relationship))}: {said}")
+    if parts:
+        lines.append(_INDENT * 4 + "; ".join(parts))
+    return lines
+
+
+_CONFIDENCE_ORDER = {"exact": 0, "conservative": 1, "unknown": 2}
+
+
+def _weaker(a: str | None, b: str) -> str:
+    if a is None:
+        return b
+    return a if _CONFIDENCE_ORDER.get(a, 3) >= _CONFIDENCE_ORDER.get(b, 3) else b
 
 
 def render_impact(answer: ImpactAnswer) -> str:
@@ -115,7 +170,8 @@ def _names(names) -> str:
 
 
 def render_review(answer) -> str:
-    """The review gate's answer: what waits, why (columns counted, never named), and Impact."""
+    """The review gate's answer: what waits, why (the columns counted and named), and Impact with
+    the downstream columns that read each changed column."""
     lines = [f"review of a change ({_p(answer.state)}), read in environment {_p(answer.environment)}"]
     held_here = answer.environments_held_for_review
     if held_here:
@@ -147,6 +203,12 @@ def render_review(answer) -> str:
             lines.append(f"{_INDENT}{_p(kind)}s ({section.by_kind[kind]})")
             for asset in (a for a in section.assets if a.kind == kind):
                 lines.append(f"{_INDENT * 2}{_p(asset.name)}  {_stewardship(asset)}")
+        columns = getattr(section, "columns", None) or ()
+        if columns:
+            lines.append(f"{_INDENT}columns the change touches, and the downstream columns that read them:")
+        for column in columns:
+            readers = _names(column.read_by) if column.read_by else "none traced"
+            lines.append(f"{_INDENT * 2}{_p(column.column)} ({_p(column.change)}): {readers}")
         lines += [f"{_INDENT}{_p(note)}" for note in section.notes]
     lines += map(_p, answer.notes)
     return "\n".join(lines) + "\n"

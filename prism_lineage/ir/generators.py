@@ -33,11 +33,12 @@ class GeneratedRole(StrEnum):
 @dataclass(frozen=True, slots=True)
 class GeneratedColumn:
     """How one generated column is produced: its ``role``, the argument it is read from
-    (``arg``: a position, ``None`` for every argument) and the path below that argument
-    (``path``: e.g. ``[]`` or ``[].sku``)."""
+    (``arg``: a position, a tuple of positions — ``STACK``'s column j is arguments j, j + k … —
+    or ``None`` for every argument) and the path below that argument (``path``: e.g. ``[]`` or
+    ``[].sku``)."""
 
     role: GeneratedRole
-    arg: int | None = 0
+    arg: int | tuple[int, ...] | None = 0
     path: str | None = None
 
 

@@ -53,3 +53,6 @@ class Statement:
     # that prunes a dead subquery sets it, so the summary stays what the statement, as written,
     # reads (rewrites never change an answer).
     reads: tuple[str, ...] | None = None
+    # The procedure or function whose body holds the statement (``CREATE PROCEDURE p … BEGIN
+    # <statement> … END``), as written; ``None`` for a statement of the script itself.
+    procedure: str | None = None

@@ -190,6 +190,8 @@ def prism_lineage_facet(answer: StatementAnswer | Explanation, *, plan: Statemen
         head["target"] = statement.target
     head["reads"] = list(statement.reads)
     head["writes"] = list(statement.writes)
+    if statement.procedure is not None:  # a statement of a routine's body (sql-correctness, issue 9 item 15)
+        head["procedure"] = statement.procedure
     if plan is not None and plan.origin is not None:
         head["origin"] = plan.origin.to_dict()
     origins = _field_origins(plan)

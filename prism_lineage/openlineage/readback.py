@@ -43,6 +43,7 @@ def answer_from_facets(facets: dict[str, Any]) -> StatementAnswer:
         fields=[FieldAnswer(name=f["name"], sources=[_source(s) for s in f["sources"]]) for f in ours["fields"]],
         uncertain=[UncertainItem(field=u.get("field"), reason=u["reason"]) for u in ours.get("uncertain", [])],
         rows=None if ours.get("rows") is None else [_source(s) for s in ours["rows"]],
+        procedure=head.get("procedure"),
     )
     standard = facets.get(COLUMN_LINEAGE_KEY)
     if not isinstance(standard, dict):

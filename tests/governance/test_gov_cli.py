@@ -24,11 +24,20 @@ def test_explorer_text_prints_direction_depth_marks_and_evidence(capsys):
     code, out, err = run(capsys, "lineage", "analytics.daily_revenue", "--project", str(SHOP), "--depth", "1")
     assert code == 0 and err == ""
     assert "direction both, depth 1 (as applied)" in out
-    assert "marks: declared (solid line) Recorded; parsed (dashed line) Recorded; observed (dotted line) " \
-           "Not recorded" in out
-    assert ("analytics.orders -> analytics.daily_revenue  parsed (dashed)  by the view's SQL  "
-            "in views/daily_revenue.yaml") in out
-    assert "holds 3" in out
+    # Marks in words (a terminal draws no line), edges grouped per pair with one entry per mark,
+    # a parsed edge's columns as a small table, value lineage first, then the indirect kinds once
+    # per source column (issue 10 item 9).
+    assert "marks: declared Recorded; parsed Recorded; observed Not recorded" in out
+    assert "solid" not in out and "dashed" not in out and "holds" not in out
+    assert "3 assets shown" in out
+    assert ("  analytics.orders -> analytics.daily_revenue\n"
+            "    declared  by the view's declaration in views/daily_revenue.yaml\n"
+            "        Listed by the view's author; nothing checks it against the view's SQL.\n"
+            "    parsed    by the view's SQL in views/daily_revenue.yaml\n"
+            "        column      from        transformation  confidence\n"
+            "        order_date  order_date  identity        exact\n"
+            "        revenue     amount      aggregate       exact\n"
+            "        groups by: order_date\n") in out
 
 
 def test_explorer_json_is_the_answer_shape(capsys):
@@ -128,7 +137,7 @@ def test_review_exit_codes(capsys, tmp_path):
     document["columns"].pop()
     path.write_text(yaml.safe_dump(document))
     code, out, _ = run(capsys, "review", "--base", str(base), "--project", str(proposed))
-    assert code == 0 and "removes 1 column of a certified table" in out and "3 assets downstream" in out
+    assert code == 0 and "removes 1 column (amount) of a certified table" in out and "3 assets downstream" in out
     code, _, _ = run(capsys, "review", "--base", str(base), "--project", str(proposed), "--exit-code")
     assert code == 9
 

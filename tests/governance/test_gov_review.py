@@ -45,8 +45,11 @@ def test_removing_a_column_of_a_certified_table_waits_and_shows_impact(versions)
     assert answer.waits_for_approval
     [held] = answer.held
     assert (held.table, held.file, held.environment) == ("analytics.orders", ORDERS, None)
-    assert held.reason == "removes 1 column of a certified table"
-    assert answer.environments_not_computed == ["dev", "prod"]
+    # The reason names the column (issue 10 item 10), and so does the change itself.
+    assert held.reason == "removes 1 column (amount) of a certified table"
+    assert [(c.change, c.column) for c in held.columns] == [("removed", "amount")]
+    # Only prod reviews: dev takes the change without an approval and stays computed.
+    assert answer.environments_not_computed == ["prod"]
     [section] = answer.impact
     # at least: the SQL of analytics.customer_revenue (kept in a file) and of analytics.customer_scores
     # (not parseable) was not read, so either may read the table too (field trial 03).
@@ -54,6 +57,11 @@ def test_removing_a_column_of_a_certified_table_waits_and_shows_impact(versions)
     assert [(a.kind, a.name) for a in section.assets] == [
         ("view", "analytics.daily_revenue"), ("view", "finance.board_report"), ("view", "marts.revenue_by_country")]
     assert section.explorer_link and section.sentence is None
+    # Column-level impact: the downstream columns that read amount, transitively.
+    [column] = section.columns
+    assert (column.column, column.change) == ("amount", "removed")
+    assert column.read_by == ["analytics.daily_revenue.revenue", "finance.board_report.revenue",
+                              "marts.revenue_by_country.revenue"]
 
 
 def test_adding_a_column_does_not_wait(versions):
@@ -63,8 +71,8 @@ def test_adding_a_column_does_not_wait(versions):
 
 
 @pytest.mark.parametrize("change, reason", [
-    (lambda d: d["columns"][3].update(name="total"), "renames 1 column"),
-    (lambda d: d["columns"][3].update(type="double"), "retypes 1 column"),
+    (lambda d: d["columns"][3].update(name="total"), "renames 1 column (amount to total)"),
+    (lambda d: d["columns"][3].update(type="double"), "retypes 1 column (amount: decimal(12,2) to double)"),
     (lambda d: d.update(namespace="finance"), "changes the namespace or the name the file declares"),
     (lambda d: d.update(name="all_orders"), "changes the namespace or the name the file declares"),
 ])
@@ -110,7 +118,7 @@ def test_an_environment_patch_of_a_certified_table_waits_in_that_environment(ver
     answer = review(base, proposed, OWNER, "prod")
     [held] = answer.held
     assert (held.table, held.environment, held.file) == ("analytics.orders", "dev", "environments/dev.yaml")
-    assert answer.environments_not_computed == ["dev"]
+    assert answer.environments_not_computed == []  # dev does not review: it is computed
     [section] = answer.impact
     assert section.read_in_other_environment and not section.explorer_link
     assert section.notes[0] == "Read in environment dev, not the one you are in."

@@ -59,8 +59,9 @@ def test_removing_a_column_of_a_certified_model_waits_and_shows_impact(versions)
     answer = review(base, proposed, OWNER)
     [held] = answer.held
     assert (held.table, held.file, held.reason) == (
-        "main.orders", "models/marts/orders.sql", "removes 1 column of a certified table")
-    assert answer.waits_for_approval and answer.environments_not_computed == ["dev"]
+        "main.orders", "models/marts/orders.sql", "removes 1 column (amount) of a certified table")
+    # A dbt environment does not review: the change waits in the gate, the lineage stays computed.
+    assert answer.waits_for_approval and answer.environments_not_computed == []
     [section] = answer.impact
     # customers reads orders (a table of the pipeline), top_customers reads customers (a view).
     assert [(a.kind, a.name) for a in section.assets] == [("table", "main.customers"), ("view", "main.top_customers")]
@@ -68,9 +69,10 @@ def test_removing_a_column_of_a_certified_model_waits_and_shows_impact(versions)
 
 
 @pytest.mark.parametrize("uid, change, reason", [
-    (RAW_ORDERS, lambda c: c["status"].update(type="INTEGER"), "retypes 1 column"),
-    (ORDERS, lambda c: c.update(total={**c.pop("amount"), "name": "total"}), "removes 1 column"),  # no ids
-    (RAW_ORDERS, lambda c: c["ordered_at"].update(type="STRUCT(d DATE, tz VARCHAR)"), "retypes 1 column"),
+    (RAW_ORDERS, lambda c: c["status"].update(type="INTEGER"), "retypes 1 column (status: VARCHAR to INTEGER)"),
+    (ORDERS, lambda c: c.update(total={**c.pop("amount"), "name": "total"}), "removes 1 column (amount)"),  # no ids
+    (RAW_ORDERS, lambda c: c["ordered_at"].update(type="STRUCT(d DATE, tz VARCHAR)"),
+     "retypes 1 column (ordered_at: DATE to STRUCT(d DATE, tz VARCHAR))"),
 ])
 def test_breaking_column_changes_of_certified_tables_wait(versions, uid, change, reason):
     base, proposed = versions
@@ -123,7 +125,7 @@ def test_without_a_catalog_in_one_version_columns_are_compared_as_the_yaml_decla
     assert answer.notes == [CATALOG_NOTE.format(count=2, s="s")]
     edit(proposed, "manifest.json", lambda d: d["sources"][RAW_ORDERS]["columns"].pop("id"))
     [held] = review(base, proposed, OWNER).held
-    assert (held.table, held.reason) == ("raw.orders", "removes 1 column of a certified table")
+    assert (held.table, held.reason) == ("raw.orders", "removes 1 column (id) of a certified table")
 
 
 def test_an_unreadable_manifest_cannot_tell_so_the_change_waits(versions):
@@ -154,7 +156,8 @@ def test_cli_review_of_a_dbt_project_against_a_git_revision(capsys, tmp_path):
     assert main(argv) == 9
     out = capsys.readouterr().out
     assert out.startswith("review of a change (proposed), read in environment dev\nwaits for approval:\n"
-                          "  main.orders in models/marts/orders.sql: retypes 1 column of a certified table\n")
+                          "  main.orders in models/marts/orders.sql: retypes 1 column (amount: DOUBLE to "
+                          "DECIMAL(12,2)) of a certified table\n")
     assert "2 assets downstream" in out
 
 

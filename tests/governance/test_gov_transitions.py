@@ -166,8 +166,7 @@ def test_cli_a_held_environment_says_not_computed_in_words(capsys, versions):
     assert code == 0 and err == ""
     assert out == ("lineage of analytics.orders in shop/prod (not computed)\n"
                    "direction both, depth 2 (as applied)\n"
-                   "marks: declared (solid line) Recorded; parsed (dashed line) Recorded; "
-                   "observed (dotted line) Not recorded\n\n"
+                   "marks: declared Recorded; parsed Recorded; observed Not recorded\n\n"
                    f"{NOT_COMPUTED_NOTE}\n{HELD_NOTE}\n")
     code, out, _ = run(capsys, *argv, "-o", "json")
     document = json.loads(out)

@@ -310,8 +310,8 @@ def test_observe_command_end_to_end(tmp_path: Path, capsys) -> None:
                  "--depth", "1"])
     out, _ = capsys.readouterr()
     assert code == 0
-    assert "observed (dotted line) Recorded" in out
-    assert (f"raw.payments -> analytics.orders  observed (dotted)  seen in a run of "
+    assert "observed Recorded" in out
+    assert (f"  raw.payments -> analytics.orders\n    observed  seen in a run of "
             f"spark/nightly_app.execute_insert_into_hive_table (run {good.run.runId})") in out
     project, _ = load_project(str(SHOP))
     assert asset_id(project.name, "dev", "raw.payments") in {e.source for e in ObservedStore(index / "shop" / "dev").edges(

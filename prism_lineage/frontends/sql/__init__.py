@@ -12,9 +12,12 @@ from dataclasses import replace
 import sqlglot.errors as sqlglot_errors
 
 from ...catalog import Catalog
+from ...errors import ResolutionError
 from ...ir import SourceText, Statement
 from .context import LoweringContext
 from .dialects import Normalizer, get_dialect, known_dialects
+from .multitable import expand_multitable_inserts
+from .procedures import BODY_OF, expand_routines, unanalysed_in_body
 from .parsing import parse_statements, raised_by_sqlglot, statement_parse_error, without_byte_order_mark
 from .scripts import ScriptCatalog
 from .statements import lower_statement, result_query
@@ -45,7 +48,9 @@ class ScriptLowering:
         sql_dialect = get_dialect(dialect)
         text = without_byte_order_mark(text)
         self._source = SourceText(text, None, file)
-        self._nodes = parse_statements(text, sql_dialect, self._source)
+        # A multi-table insert is one INSERT per target; a routine's SQL body follows its CREATE.
+        nodes = expand_multitable_inserts(parse_statements(text, sql_dialect, self._source))
+        self._nodes = expand_routines(nodes, sql_dialect, text, self._source)
         self._script = ScriptCatalog(catalog)
         self._options = (sql_dialect, Normalizer(sql_dialect), functions, through_script, text)
 
@@ -61,8 +66,15 @@ class ScriptLowering:
                                   source=text)
             script.begin(ctx)
             ctx.result_query(result_query(node))
+            routine = node.meta.get(BODY_OF) if node._meta else None
             try:
                 statement = lower_statement(node, ctx)
+            except ResolutionError as error:
+                if routine is None:
+                    raise
+                # A routine's body reads names the script does not know (a loop's record, a
+                # cursor): that statement is not answered, and its answer says why.
+                statement = unanalysed_in_body(node, ctx, routine, error)
             except (sqlglot_errors.SqlglotError, ValueError, TypeError, KeyError, IndexError, AttributeError,
                     AssertionError) as error:
                 # sqlglot failing on a part of the statement while it is lowered (reading a
@@ -73,6 +85,8 @@ class ScriptLowering:
                 raise statement_parse_error(error, node, ctx) from None
             if statement.root is not None and statement.ordering is None:
                 statement = replace(statement, ordering=ctx.ordering)
+            if routine is not None:
+                statement = replace(statement, procedure=routine)
             yield script.record(statement, node, ctx)
 
     def line(self, index: int) -> int | None:

@@ -38,7 +38,7 @@ _SINGLE_COLUMN_ALIAS = ("postgres", "duckdb", "redshift")
 _ALIAS_NAMES_COLUMN = ("unnest", "generate_series", "range")  # functions with named columns keep them
 # Dialects whose UNNEST of an array of structs (rows) makes one column per field.
 _EXPANDS_ROWS = ("trino", "presto", "athena", "postgres")
-_SELECT_GENERATORS = (exp.Explode, exp.Posexplode, exp.Inline, exp.Unnest, exp.ExplodingGenerateSeries)
+_SELECT_GENERATORS = (exp.Explode, exp.Posexplode, exp.Inline, exp.Unnest, exp.ExplodingGenerateSeries, exp.Stack)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,8 @@ class Output:
     name: str
     column: GeneratedColumn
     type: str | None = None
+    # Why this column cannot be told exactly (the generator is then conservative, saying it).
+    reason: str | None = None
 
 
 @dataclass(slots=True)
@@ -86,7 +88,9 @@ def form_of(node: exp.Expression, ctx: "LoweringContext") -> Form | None:
     if isinstance(node, exp.Explode):
         return Form(_name(node), [node.this], _explode, outer or isinstance(node, exp.ExplodeOuter))
     if isinstance(node, exp.Inline):
-        return Form(_name(node), [node.this], _inline, outer)
+        return _inline_form(node, ctx, outer)
+    if isinstance(node, exp.Stack):
+        return _stack(node, outer)
     if isinstance(node, (exp.GenerateSeries, exp.ExplodingGenerateSeries)):
         args = [node.args[k] for k in ("start", "end", "step") if node.args.get(k) is not None]
         name = "range" if "range" in node.sql(dialect=ctx.dialect).lower()[:6] else "generate_series"
@@ -146,8 +150,71 @@ def _inline(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
         names = _names(aliases, [name for name, _ in fields])
         return [Output(names[i], GeneratedColumn(E, 0, f"[].{name}"), _type(info))
                 for i, (name, info) in enumerate(fields)]
-    # The struct's fields are not declared: the names given stand for them, in order.
-    return [Output(name, GeneratedColumn(E, 0, "[]")) for name in aliases]
+    if aliases:
+        # The struct's fields are not declared: the names given stand for them, in order.
+        return [Output(name, GeneratedColumn(E, 0, "[]")) for name in aliases]
+    # Neither declared nor named: one column per field of the structs, how many is unknown.
+    return [Output("*", GeneratedColumn(E, 0, "[]"), None,
+                   "INLINE makes one column per field of the structs it reads, and their fields are not declared")]
+
+
+def _inline_form(node: exp.Inline, ctx: "LoweringContext", outer: bool) -> Form:
+    """``INLINE(ARRAY(STRUCT(a, b), STRUCT(c, d)))``: a constructed array of structs makes one
+    column per struct field (named as the first struct names them, else col1, col2 …), each
+    the values of that field over the structs; any other argument: ``_inline``."""
+    array = node.this
+    structs = list(array.expressions) if isinstance(array, exp.Array) else []
+    if not structs or not all(isinstance(s, exp.Struct) for s in structs):
+        return Form(_name(node), [node.this], _inline, outer)
+    width = len(structs[0].expressions)
+    if width == 0 or any(len(s.expressions) != width for s in structs):
+        return Form(_name(node), [node.this], _inline, outer)
+    names = [_struct_field_name(e, ctx) or f"col{i + 1}" for i, e in enumerate(structs[0].expressions)]
+    args = [_struct_field_value(e) for s in structs for e in s.expressions]
+
+    def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+        given = _names(aliases, names)
+        return [Output(given[i], GeneratedColumn(V, tuple(range(i, len(args), width)))) for i in range(width)]
+
+    return Form(_name(node), args, outputs, outer)
+
+
+def _struct_field_name(node: exp.Expression, ctx: "LoweringContext") -> str | None:
+    if isinstance(node, (exp.PropertyEQ, exp.Alias)):
+        name = node.args.get("alias") if isinstance(node, exp.Alias) else node.this
+        if isinstance(name, exp.Identifier):
+            return ctx.normalizer.part(name)
+    return None
+
+
+def _struct_field_value(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.PropertyEQ):
+        return node.expression
+    if isinstance(node, exp.Alias):
+        return node.this
+    return node
+
+
+def _stack(node: exp.Stack, outer: bool) -> Form:
+    """Spark/Hive ``STACK(n, v1, v2, …)``: n rows of k = ceil(count / n) columns (col0, col1 …);
+    column j holds the values v(j), v(j + k), … (the last row padded with NULLs)."""
+    values = list(node.expressions)
+    count = node.this
+    rows = int(count.this) if isinstance(count, exp.Literal) and not count.is_string and \
+        str(count.this).isdigit() and int(count.this) > 0 else None
+    if rows is None:
+        # A row count computed at run time: how the values fall into columns is unknown.
+        def unknown(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+            return [Output(name, GeneratedColumn(S, None)) for name in (aliases or ["col0"])]
+        return Form("stack", values, unknown, outer, False,
+                    "STACK's row count is not a constant, so which values fall into which column is unknown")
+    width = max(1, -(-len(values) // rows))
+
+    def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+        names = _names(aliases, [f"col{j}" for j in range(width)])
+        return [Output(names[j], GeneratedColumn(V, tuple(range(j, len(values), width)))) for j in range(width)]
+
+    return Form("stack", values, outputs, outer)
 
 
 def _series(name: str):
@@ -423,8 +490,12 @@ def build(form: Form, args: list[Expr], aliases: list[str], input_: Relation | N
     outputs = form.outputs([type_info(a.type, dialect) for a in args], aliases)
     generator_id = ctx.ids.new("generator", origin)
     fields = tuple(Field(field_id(generator_id, i), o.name, o.type, origin) for i, o in enumerate(outputs))
+    exact, reason = form.exact, form.reason
+    unsure = next((o.reason for o in outputs if o.reason), None)
+    if unsure is not None:
+        exact, reason = False, reason or unsure
     generator = Generator(generator_id, origin, input_, form.function, tuple(args), fields,
-                          tuple(o.column for o in outputs), form.outer, form.exact, form.reason)
+                          tuple(o.column for o in outputs), form.outer, exact, reason)
     return generator, outputs
 
 
@@ -539,7 +610,7 @@ def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> 
     if form is None:
         return None
     types = [UNKNOWN] * len(form.args)
-    if isinstance(node, (exp.Inline, exp.Explode, exp.Posexplode)) and form.args:
+    if isinstance(node, (exp.Inline, exp.Explode, exp.Posexplode)) and len(form.args) == 1:
         # The columns depend on the argument's type (a struct's fields, a map's key and value).
         try:
             types = [type_info(lowerer.lower(form.args[0], Mode.ROWS).type, _dialect(ctx))]
@@ -548,7 +619,7 @@ def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> 
     if _dialect(ctx) == "duckdb" and (fields := duckdb_struct_fields(node, types[0])) is not None:
         return [(name, _access(form.args[0], path)) for name, path in fields]
     names = [o.name for o in form.outputs(types, aliases)]
-    if len(names) <= 1 and not isinstance(node, exp.Inline):
+    if len(names) <= 1 and not isinstance(node, (exp.Inline, exp.Stack)):
         return None
     return [(name, GeneratedOutput(node, i, aliases)) for i, name in enumerate(names)]
 

@@ -260,11 +260,58 @@ def lower_update(node: exp.Update, ctx: LoweringContext) -> Statement:
             matched.add(join.this, join)
     columns = _Columns(target, view)
     assignments = []
-    for assignment in node.expressions:
+    written = node.expressions
+    if _dialect_name(ctx) in _LEFT_TO_RIGHT_UPDATES and from_ is None and not table_node.args.get("joins"):
+        written = _left_to_right(written, table_node, ctx)
+    for assignment in written:
         assignments.extend(_assignments(assignment, columns, matched, ctx))
     rows = matched.build(node.args.get("where"))
     clause = WriteClause(WriteAction.UPDATE, Matched.ALWAYS, None, tuple(assignments))
     return _modify_statement("update", target, rows, [clause], columns, origin, ctx)
+
+
+# MySQL (and so MariaDB by default) evaluates a single-table UPDATE's assignments left to right,
+# each seeing the values already assigned (MySQL manual, "UPDATE Statement"): ``SET a = a + 1,
+# b = a`` gives b the new a.  Standard SQL (Postgres, DuckDB, Snowflake, SQL Server …) reads
+# every right side against the old row.
+_LEFT_TO_RIGHT_UPDATES = ("mysql",)
+
+
+def _dialect_name(ctx: LoweringContext) -> str | None:
+    name = type(ctx.dialect).__name__.lower()
+    return None if name == "dialect" else name
+
+
+def _left_to_right(assignments: list[exp.Expression], table_node: exp.Table,
+                   ctx: LoweringContext) -> list[exp.Expression]:
+    """The assignments with every read of a column an earlier assignment set replaced by the
+    value it was set to (itself read the same way): what MySQL computes."""
+    norm = ctx.normalizer
+    qualifiers = {norm.part(table_node.this).lower()}
+    alias = table_node.args.get("alias")
+    if isinstance(alias, exp.TableAlias) and alias.this is not None:
+        qualifiers = {norm.part(alias.this).lower()}
+    assigned: dict[str, exp.Expression] = {}
+    out: list[exp.Expression] = []
+    for assignment in assignments:
+        if not isinstance(assignment, exp.EQ) or not isinstance(assignment.this, exp.Column):
+            return assignments  # a tuple assignment: not MySQL syntax, left as written
+        value = assignment.expression.copy()
+        if assigned:
+            for column in list(value.find_all(exp.Column)):
+                if column.find_ancestor(exp.Query) is not None or not isinstance(column.this, exp.Identifier):
+                    continue
+                qualifier = norm.part(column.args["table"]).lower() if column.args.get("table") else None
+                earlier = assigned.get(norm.part(column.this).lower())
+                if earlier is not None and (qualifier is None or qualifier in qualifiers):
+                    replacement = exp.paren(earlier.copy())
+                    if column is value:
+                        value = replacement
+                    else:
+                        column.replace(replacement)
+        assigned[norm.part(assignment.this.this).lower()] = value
+        out.append(exp.EQ(this=assignment.this, expression=value))
+    return out
 
 
 def _aliased_in(table_node: exp.Table, items: list[exp.Expression], ctx: LoweringContext) -> exp.Expression | None:

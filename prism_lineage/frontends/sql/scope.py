@@ -250,18 +250,19 @@ class Scope:
             return None
         innermost = open_inner[0][1]
         candidates = [(s, d) for s, d in open_inner if d == innermost]
-        if len(candidates) == 1:
+        if len(candidates) == 1 and len(open_inner) == 1:
             source, d = candidates[0]
             return self._open_ref(source, name, origin, d)
-        fields = tuple(s.open_column(name).id for s, _ in candidates)
+        # SQL resolves an unqualified name in the innermost scope that has it; with no schema
+        # for any candidate, a table of an enclosing query (a correlated reference) is as
+        # likely as one of this scope: every candidate, conservative.
+        fields = tuple(s.open_column(name).id for s, _ in open_inner)
         labels = ", ".join(s.label for s, _ in candidates)
-        return CandidateRef(
-            self.ctx.ids.new("col", origin),
-            origin,
-            None,
-            fields,
-            f"column '{name}' is not in the schema and could come from any of {labels}",
-        )
+        outer = [s.label for s, d in open_inner if d != innermost]
+        reason = (f"column '{name}' is not in the schema and could come from any of {labels}" if not outer else
+                  f"column '{name}' is not in the schema and could come from {labels} or from the enclosing "
+                  f"query's {', '.join(outer)}")
+        return CandidateRef(self.ctx.ids.new("col", origin), origin, None, fields, reason)
 
     def _maybe_candidates(
         self, found: Expr, open_inner: list[tuple[Source, int]], name: str, origin: Origin | None, depth: int

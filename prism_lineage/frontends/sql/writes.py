@@ -29,6 +29,7 @@ from ...ir import (
 )
 from .context import LoweringContext
 from .names import table_parts
+from .procedures import NOT_READ, define_parameters, is_routine
 from .queries import CteEnv, QueryLowerer
 
 _QUERY = (exp.Query, exp.Values, exp.Subquery)
@@ -184,10 +185,16 @@ def lower_create(node: exp.Create, ctx: LoweringContext) -> Statement:
     materialized = any(isinstance(p, exp.MaterializedProperty) for p in props) or "MATERIALIZED" in created
     table_node = table_of(node.this)
     if created not in ("TABLE", "VIEW", "MATERIALIZED VIEW") or table_node is None:
-        # CREATE SCHEMA / FUNCTION / INDEX …: no data moves.
+        # CREATE SCHEMA / FUNCTION / INDEX …: no data moves.  A procedure's or function's SQL
+        # body is answered statement by statement after it (procedures.py); what of it could
+        # not be read is said here.
         kind = "create_" + (created.lower().replace(" ", "_") or "object")
         target = resolve_target(table_node, ctx).name if table_node is not None else None
-        return Statement(ctx.statement, kind, None, origin, target, ())
+        for reason in (node.meta.get(NOT_READ) or []) if node._meta else []:
+            ctx.uncertain_about(reason, None, origin)
+        if is_routine(node):
+            define_parameters(node, ctx)
+        return Statement(ctx.statement, kind, None, origin, target, (), tuple(ctx.uncertain))
     kind = "create_table" if created == "TABLE" else ("create_materialized_view" if materialized else "create_view")
     # ClickHouse: CREATE MATERIALIZED VIEW mv TO t AS …: the view's rows are written into t.
     into = next((p.this for p in props if isinstance(p, exp.ToTableProperty)), None)

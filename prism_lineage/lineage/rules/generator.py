@@ -30,7 +30,13 @@ def generator_rule(node: Generator, ctx: RuleContext) -> None:
     for output, field in zip(node.outputs, node.columns):
         if output.role is GeneratedRole.SEQUENCE:
             continue
-        args = node.args if output.arg is None else node.args[output.arg:output.arg + 1]
+        arg_at = output.arg
+        if arg_at is None:
+            args = node.args
+        elif isinstance(arg_at, tuple):  # STACK, INLINE(ARRAY(STRUCT …)): some of the arguments
+            args = tuple(node.args[i] for i in arg_at)
+        else:
+            args = node.args[arg_at:arg_at + 1]
         for arg in args:
             for i in value_inputs(arg, ctx.functions):
                 path = i.path
