@@ -34,32 +34,10 @@ from dataclasses import dataclass, field
 
 from ..governance.sql_reading import StatementRead, statement_key
 from ..governance.statuses import ParserState, SqlStatus
+from .budget import ReadingBudget, default_jobs  # noqa: F401 - re-exported
 
 _WORD = re.compile(r"[^\W\d][\w$]*", re.UNICODE)
 _CHUNK = 8  # statements a worker takes at a time when many are ready
-
-
-@dataclass(frozen=True)
-class ReadingBudget:
-    """What one statement may cost: ``timeout`` seconds of reading, ``max_bytes`` of SQL (UTF-8)."""
-
-    timeout: float | None = None
-    max_bytes: int | None = None
-
-    def as_dict(self) -> dict:
-        return {"timeout": self.timeout, "max_bytes": self.max_bytes}
-
-    def at_least(self, other: dict | None) -> bool:
-        """Whether this budget allows everything ``other`` (an earlier one) allowed."""
-        if not other:
-            return True
-        for name, mine in (("timeout", self.timeout), ("max_bytes", self.max_bytes)):
-            theirs = other.get(name)
-            if theirs is None and mine is not None:
-                return False
-            if theirs is not None and mine is not None and mine < theirs:
-                return False
-        return True
 
 
 @dataclass
@@ -416,13 +394,6 @@ class _Pool:
             if process.is_alive():
                 process.kill()
         self._executor.shutdown(wait=True, cancel_futures=True)
-
-
-def default_jobs() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def now() -> float:

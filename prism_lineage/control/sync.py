@@ -109,7 +109,7 @@ def sync(project_dir: str | Path, index: str | Path, environment: str | None = N
     reading pass starts its workers (tests).  ``full``: read the project whole even when the
     store could tell that nothing, or only SQL, changed."""
     from .fingerprint import fingerprint
-    from .reading_pass import ReadingBudget, default_jobs
+    from .budget import ReadingBudget, default_jobs
 
     started = time.perf_counter()
     if approved and base is None and base_rev is None:
@@ -196,16 +196,17 @@ def _sync_if_unchanged(project_dir, index, environment: str | None, snapshot: di
         before = read_fingerprint(store)
         if before != snapshot:
             return _sync_sql_edits(project_dir, root, before, snapshot, options, revision, meta, name, chosen)
-        from ..index.writer import EpochWriter
-        from .reading import StoreReader
+        from ..index.unchanged import write_unchanged
+        from .store import connect_read
 
-        with StoreReader(root) as reader:
-            if reader.connection.execute("SELECT 1 FROM assets WHERE waiting LIMIT 1").fetchone():
+        connection = connect_read(root / STORE_FILE)
+        try:
+            if connection.execute("SELECT 1 FROM assets WHERE waiting LIMIT 1").fetchone():
                 return None
-            alive = [a for (a,) in reader.connection.execute("SELECT asset_id FROM assets")]
-        writer = EpochWriter(root)
-        writer.revision = revision
-        epoch = writer.write_unchanged(chosen, "ran", alive)
+            alive = [a for (a,) in connection.execute("SELECT asset_id FROM assets")]
+        finally:
+            connection.close()
+        epoch = write_unchanged(root, chosen, "ran", alive, revision)
         StoreWriter(root).set_meta({"epoch": str(epoch), "revision": revision,
                                     "commit": revision.split("+")[0] if revision else None,
                                     "synced_at": datetime.datetime.now(datetime.timezone.utc).isoformat(

@@ -64,18 +64,10 @@ class EpochWriter:
         return epoch
 
     def write_unchanged(self, environment: str, parser: str, alive: list[str]) -> int:
-        """An epoch for a sync that found nothing changed: what ``write`` writes when no row
-        differs — the merged nodes (none), the pass, the alive ids — without reading the index."""
-        epoch = self.allocate()
-        try:
-            now = datetime.datetime.now(datetime.timezone.utc)
-            self._write(MERGED_NODES, [], epoch, now, always=True)
-            self._write(PASSES, [{"environment": environment, "parser": parser, "revision": self.revision}], epoch,
-                        now, always=True)
-            self._write(ALIVE, [{"asset_id": a} for a in sorted(alive)], epoch, now, always=True)
-        finally:
-            release(self.root, epoch)
-        return epoch
+        """An epoch for a sync that found nothing changed (``unchanged.py``)."""
+        from .unchanged import write_unchanged
+
+        return write_unchanged(self.root, environment, parser, alive, self.revision)
 
     def write_known_delta(self, environment: str, parser: str, alive: list[str], *, compiled: list[Asset],
                           edge_groups: dict[str, tuple[LineageEdge, ...]],
