@@ -168,7 +168,9 @@ class StoreReader:
                               environment_status=self.meta.get("status"), asset=focus_name, direction=direction,
                               depth=depth, marks=marks, legend=legend, cut=cut, holds=len(nodes), assets=nodes,
                               edges=edges, sql_not_read=sql_not_read,
-                              notes=_notes(edges, sql_not_read, marks, cut, cut_at) + self.missing_notes())
+                              notes=_notes(edges, sql_not_read, marks, cut, cut_at,
+                                           any(status == FILE_STATUS for _, status in self._unread(viewer, scope)))
+                              + self.missing_notes())
 
     def impact(self, viewer: StoredViewer, asset: str) -> ImpactAnswer:
         viewer.require(LINEAGE_READ)
@@ -406,7 +408,11 @@ def _ids(ids: Iterable[int]) -> str:
     return ",".join(str(int(i)) for i in ids)
 
 
-def _notes(edges: list[EdgeRow], sql_not_read: int, marks: dict[str, str], cut: bool, cut_at: int) -> list[str]:
+FILE_STATUS = "Kept in a file, not read"  # statuses.SqlStatus.IN_FILE's words
+
+
+def _notes(edges: list[EdgeRow], sql_not_read: int, marks: dict[str, str], cut: bool, cut_at: int,
+           file_sql: bool = True) -> list[str]:
     notes = []
     if cut:
         notes.append(CUT_NOTE.format(limit=cut_at))
@@ -419,6 +425,6 @@ def _notes(edges: list[EdgeRow], sql_not_read: int, marks: dict[str, str], cut: 
         notes.append(NO_COLUMN_ANSWER_NOTE)
     if not edges:
         notes.append(NO_EDGE_NOTE)
-    if no_column or not edges:
+    if (no_column or not edges) and file_sql:
         notes.append(FILE_SQL_NOTE)
     return notes

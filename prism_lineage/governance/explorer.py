@@ -68,7 +68,10 @@ def explore(lineage: EnvironmentLineage, viewer: Viewer, asset: str, direction: 
     nodes = [_node(lineage.assets[a], reached.distances[a], a in reached.next_to_cut, sees) for a in held]
     edges = [_row(lineage, lineage.edges[i]) for i in _edges_among(lineage, held_set)]
     sql_not_read = sum(1 for n in nodes if n.sql_status is not None)
-    notes = _notes(edges, sql_not_read, marks, cut, cut_at)
+    # The file note only where a visible asset's SQL is kept in a file (as impact, item 11).
+    file_sql = any(a.sql_status is not None and a.sql_status.value == FILE_STATUS and lineage.visible(viewer, a.id)
+                   for a in lineage.assets.values())
+    notes = _notes(edges, sql_not_read, marks, cut, cut_at, file_sql)
     return ExplorerAnswer(
         project=lineage.project, environment=lineage.environment, environment_status=lineage.status.value,
         asset=focus.full_name, direction=direction.value, depth=depth, marks=marks, legend=legend, cut=cut,
@@ -110,7 +113,11 @@ def _row(lineage: EnvironmentLineage, edge: LineageEdge) -> EdgeRow:
                    revision=edge.revision, run_id=edge.run_id, seen_at=edge.seen_at)
 
 
-def _notes(edges: list[EdgeRow], sql_not_read: int, marks: dict[str, str], cut: bool, cut_at: int) -> list[str]:
+FILE_STATUS = "Kept in a file, not read"  # statuses.SqlStatus.IN_FILE's words
+
+
+def _notes(edges: list[EdgeRow], sql_not_read: int, marks: dict[str, str], cut: bool, cut_at: int,
+           file_sql: bool = True) -> list[str]:
     notes = []
     if cut:
         notes.append(CUT_NOTE.format(limit=cut_at))
@@ -124,7 +131,8 @@ def _notes(edges: list[EdgeRow], sql_not_read: int, marks: dict[str, str], cut: 
     if not edges:
         notes.append(NO_EDGE_NOTE)
     # Wherever it says that no column is traced, and in every answer that holds no edge (the
-    # answer always names the parsed mark), it also says that SQL kept in a file is not read.
-    if no_column or not edges:
+    # answer always names the parsed mark), it also says that SQL kept in a file is not read —
+    # where the environment has SQL kept in a file that the viewer may see.
+    if (no_column or not edges) and file_sql:
         notes.append(FILE_SQL_NOTE)
     return notes

@@ -122,6 +122,13 @@ def test_an_answer_without_edges_says_so_and_that_file_sql_is_not_read():
     assert NO_EDGE_NOTE in answer.notes and FILE_SQL_NOTE in answer.notes
 
 
+def test_the_file_note_is_said_only_where_the_environment_keeps_sql_in_a_file(tmp_path):
+    # No statement of this project is kept in a file: an answer without edges does not say it is.
+    root = write_project(tmp_path / "p", tables=[table("s.t", ["a"]), table("s.u", ["a"])])
+    answer = explore(sync(load_project(root)[0]), OWNER, "s.t", "both", 2)
+    assert answer.edges == [] and NO_EDGE_NOTE in answer.notes and FILE_SQL_NOTE not in answer.notes
+
+
 def test_not_computed_environment_is_said_in_words_not_drawn_empty(tmp_path):
     from gov_helpers import SHOP
 

@@ -208,3 +208,41 @@ def test_clickhouse_columns_names_an_expression_by_its_text() -> None:
     [statement] = prism_lineage.explain("SELECT max(COLUMNS('a')) FROM t1", schema, dialect="clickhouse").statements
     assert [(f.name, [s.column for s in f.sources]) for f in statement.fields] == [
         ("max(a)", ["t1.a"]), ("max(ab)", ["t1.ab"])]
+
+
+# --- the class: stars, COLUMNS, unnest and struct.* anywhere are answered or refused cleanly ---------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FUZZ_SCHEMA = {"t1": {"id": "int", "a": "int", "b": "varchar", "s": "STRUCT<x INT, y STRUCT<z INT>>",
+                      "l": "ARRAY<STRUCT<p INT, q INT>>"}, "t2": {"id": "int", "a": "int", "c": "varchar"}}
+PIECES = ["COLUMNS(*)", "COLUMNS('a|b')", "COLUMNS(['a'])", "COLUMNS(t1.*)", "*COLUMNS(*)",
+          "COLUMNS(lambda c: c LIKE 'a%')", "HASH(*)", "OBJECT_CONSTRUCT(*)", "HASH(t2.*)", "COUNT(*)", "COUNT(t1.*)",
+          "HASH_AGG(*)", "unnest(s)", "unnest(l)", "unnest(l, recursive := true)", "s.*", "t1.s.*", "s.y.*",
+          "unnest(s, recursive := true)", "a", "max(COLUMNS(*))", "coalesce(*COLUMNS(['a', 'id']))",
+          "COLUMNS(* EXCLUDE (id))", "COLUMNS(* REPLACE (a + 1 AS a))", "posexplode(l)"]
+FROMS = ["t1", "t1 JOIN t2 USING (id)", "t1 JOIN t2 ON t1.id = t2.id", "t1, u", "u", "(SELECT * FROM t1) t1",
+         "t1 GROUP BY ALL"]
+CLAUSES = ["", " WHERE COLUMNS('a') > 1", " WHERE HASH(*) > 0", " ORDER BY COLUMNS(*)",
+           " QUALIFY row_number() OVER (ORDER BY HASH(*)) = 1"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(items=st.lists(st.sampled_from(PIECES), min_size=1, max_size=3), source=st.sampled_from(FROMS),
+       clause=st.sampled_from(CLAUSES), dialect=st.sampled_from(["duckdb", "snowflake", "bigquery", "spark"]),
+       schema=st.sampled_from([FUZZ_SCHEMA, None]))
+def test_star_forms_anywhere_are_answered_or_refused_cleanly(items, source, clause, dialect, schema) -> None:
+    """Found this way: ``SELECT posexplode(l) FROM t1 GROUP BY ALL`` was an internal error."""
+    sql = f"SELECT {', '.join(items)} FROM {source}{clause}"
+    try:
+        prism_lineage.explain(sql, schema, dialect=dialect)
+    except prism_lineage.PrismError as error:
+        assert error.exit_code not in (1, 70), f"{type(error).__name__}: {error}"
+
+
+def test_a_generator_is_no_group_by_all_key() -> None:
+    with pytest.raises(InvalidStatementError) as error:
+        prism_lineage.explain("SELECT posexplode(l) FROM t1 GROUP BY ALL", {"t1": {"l": "ARRAY<INT>"}}, dialect="spark")
+    assert "generators cannot be grouping keys" in error.value.message
+    assert (error.value.line, error.value.column) == (1, 8)

@@ -39,7 +39,7 @@ from ...ir import (
 )
 from .expressions import ExpressionLowerer, Mode, and_all, function_name
 from . import stars
-from .generators import SelectGenerators, select_outputs
+from .generators import GeneratedOutput, SelectGenerators, select_outputs
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -558,6 +558,8 @@ def _chosen(column: exp.Column, base: exp.Expression) -> bool:
 
 def _items_span(items: list[SelectItem], lowerer: ExpressionLowerer) -> Origin | None:
     first = items[0].node
+    if isinstance(first, GeneratedOutput):  # a marker, not an AST node: the generator call it stands for
+        first = first.this
     return lowerer._span(first) if first is not None else None
 
 
@@ -569,6 +571,13 @@ def _group_keys(group: exp.Group, items: list[SelectItem], state: SelectState, l
     assert aggregate is not None
     if group.args.get("all"):
         for item in items:
+            if isinstance(item.node, GeneratedOutput):
+                # ``SELECT posexplode(a) … GROUP BY ALL``: a generator's column would be a key
+                # (engines refuse it); was an internal error.
+                raise InvalidStatementError(
+                    f"GROUP BY ALL would group by {item.name}, a column of the generator "
+                    f"{item.node.this.sql(dialect=state.ctx.dialect)}: generators cannot be grouping keys",
+                    origin=ExpressionLowerer(state)._span(item.node.this))
             if item.node is not None and not _has_aggregate_in(item.node, state):
                 aggregate.add_key(item.node, lowerer.lower(_unalias(item.node)), item.name)
             elif item.expr is not None:
