@@ -95,7 +95,7 @@ def scanned_tables(root: Relation) -> set[str]:
         if isinstance(node, Scan) and node.opaque_reason is None:
             tables.add(node.table)
         stack.extend(node.inputs)
-        exprs.extend(getattr(node, name) for name in _held(node))
+        exprs.extend(getattr(node, name) for name in _may_hold_expressions(node))
         while exprs:
             value = exprs.pop()
             kind = type(value)
@@ -161,6 +161,24 @@ def _held(node: Any) -> tuple[str, ...]:
     names = _HELD.get(type(node))
     if names is None:
         names = _HELD[type(node)] = tuple(f.name for f in dataclasses.fields(node) if f.name not in _IDENTITY)
+    return names
+
+
+# Attribute types that never hold an expression (relations are reached through ``inputs``):
+# ``scanned_tables`` does not look into them (a relation's fields alone are most of its values).
+_NO_EXPRESSIONS = frozenset({
+    "str", "str | None", "bool", "Relation", "Relation | None", "tuple[Relation, ...]", "tuple[Field, ...]",
+    "tuple[str, ...]", "tuple[MaskingPolicy, ...]", "tuple[tuple[int, ...], ...] | None", "JoinKind", "SetKind",
+})
+_MAY_HOLD: dict[type, tuple[str, ...]] = {}
+
+
+def _may_hold_expressions(node: Any) -> tuple[str, ...]:
+    """``_held(node)`` without the attributes whose declared type holds no expression."""
+    names = _MAY_HOLD.get(type(node))
+    if names is None:
+        types = {f.name: f.type for f in dataclasses.fields(node)}
+        names = _MAY_HOLD[type(node)] = tuple(n for n in _held(node) if types[n] not in _NO_EXPRESSIONS)
     return names
 
 

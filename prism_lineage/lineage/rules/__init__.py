@@ -27,12 +27,19 @@ def plan_edges(root: Relation, ctx: RuleContext) -> RuleContext:
     """Apply the rule of every relation reachable from ``root`` (once per relation id)."""
     seen: set[str] = set()
     stack = [root]
+    # Each class's rule looked up once per plan (singledispatch's own cache is a weak-keyed
+    # dictionary, slower to ask than a dict for every relation).
+    rules: dict[type, object] = {}
     while stack:
         node = stack.pop()
         if node.id in seen:
             continue
         seen.add(node.id)
-        rule_for(node, ctx)
+        kind = type(node)
+        rule = rules.get(kind)
+        if rule is None:
+            rule = rules[kind] = rule_for.dispatch(kind)
+        rule(node, ctx)
         stack.extend(node.inputs)
         if ctx.pending:
             stack.extend(ctx.pending)
