@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...ir import Expr, FieldRef, Relation, Subquery
+from ...ir import Expr, FieldRef, Literal, Relation, Subquery
 from ...ir.expressions import children
 from ..edges import Edge, Link
 from ..expression_inputs import inputs as _inputs, read_fields as _read_fields, value_inputs as _value_inputs
@@ -83,18 +83,18 @@ class RuleContext:
     def subqueries(self, expr: Expr, target: str) -> None:
         if type(expr) is FieldRef:
             return
-        for node in _iter(expr):
+        # Every node of the expression, parents first (a loop, not a generator: this runs over
+        # every expression of the plan); leaves hold no subquery.
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind is FieldRef or kind is Literal:
+                continue
             if isinstance(node, Subquery):
                 self.pending.append(node.relation)
                 self.links.append(Link(node.relation.id, target))
-
-
-def _iter(expr: Expr):
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(children(node))
+            stack.extend(children(node))
 
 
 def value_inputs(expr: Expr, functions=None):
