@@ -16,9 +16,10 @@ CTEs make the graph cyclic; their answers are iterated to a fixed point.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .edges import Edge, Link
+from .edges import Edge, EdgeFields, Link
 from .kinds import Confidence, Relationship, Transformation, strongest, surest, weakest
 from .paths import UNKNOWN_PART, extend, names_a_star
 
@@ -103,7 +104,7 @@ class EndToEnd:
 
     __slots__ = ("_index", "_values", "_indirect", "_active_values", "_active_indirect", "_cyclic", "_previous")
 
-    def __init__(self, edges: list[Edge], links: list[Link]):
+    def __init__(self, edges: "Sequence[Edge | EdgeFields]", links: list[Link]):
         value_in: dict[str, list[Edge]] = defaultdict(list)
         other_in: dict[str, list[Edge]] = defaultdict(list)
         flow_in: dict[str, list[str]] = defaultdict(list)
