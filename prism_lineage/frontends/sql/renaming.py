@@ -24,6 +24,22 @@ def needs_renaming(relation: Relation, names: list[str]) -> bool:
     return any(is_star(f) for f in relation.fields[:len(names)])
 
 
+def positional_candidates(fields, position: int) -> list[int]:
+    """The indexes of what may stand at 0-based ``position`` past the first star: every star, and
+    each later field m that lands at m - (stars before it) or later (each star may hold no
+    column, or many)."""
+    first = next(i for i, f in enumerate(fields) if is_star(f))
+    candidates: list[int] = []
+    stars_before = 0
+    for m in range(first, len(fields)):
+        if is_star(fields[m]):
+            candidates.append(m)
+            stars_before += 1
+        elif m - stars_before <= position:
+            candidates.append(m)
+    return candidates
+
+
 def rename_by_position(ctx: LoweringContext, relation: Relation, names: list[str], label: str,
                        origin: Origin | None) -> Relation:
     """``relation`` with its columns renamed by ``names`` in order, where a star comes at or
@@ -53,17 +69,7 @@ def renamed_columns(ctx: LoweringContext, fields: tuple[Field, ...], names: list
             f = fields[position]
             add(name, FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id), f.type)
             continue
-        # Field m (after the first star) lands at position m - (stars before it) or later: each
-        # star may hold no column at all, or many.
-        candidates: list[Field] = []
-        stars_before = 0
-        for m in range(first, len(fields)):
-            f = fields[m]
-            if is_star(f):
-                candidates.append(f)
-                stars_before += 1
-            elif m - stars_before <= position:
-                candidates.append(f)
+        candidates = [fields[m] for m in positional_candidates(fields, position)]
         labels = " or ".join("a column of " + (c.name[:-2] if c.name.endswith(".*") else label) if is_star(c)
                              else c.name for c in candidates)
         reason = (f"{name} names the column at position {position + 1} of {label}, whose columns before it are not "
