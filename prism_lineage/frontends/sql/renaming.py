@@ -10,7 +10,8 @@ spelled like the new name, which is what reading the name through the star would
 
 from __future__ import annotations
 
-from ...ir import CandidateRef, Expr, Field, FieldRef, Project, Relation, field_id
+from ...ir import AccessKind, CandidateRef, Expr, Field, FieldRef, NestedAccess, Project, Relation, field_id
+from ...lineage.paths import UNKNOWN_PART
 from ...ir.origin import Origin
 from .context import LoweringContext
 
@@ -70,12 +71,10 @@ def renamed_columns(ctx: LoweringContext, fields: tuple[Field, ...], names: list
             add(name, FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id), f.type)
             continue
         candidates = [fields[m] for m in positional_candidates(fields, position)]
-        labels = " or ".join("a column of " + (c.name[:-2] if c.name.endswith(".*") else label) if is_star(c)
-                             else c.name for c in candidates)
+        labels = " or ".join(describe(c) for c in candidates)
         reason = (f"{name} names the column at position {position + 1} of {label}, whose columns before it are not "
                   f"all in the schema: it is {labels}, which is not known")
-        add(name, CandidateRef(ctx.ids.new("col", origin), origin, None, tuple(c.id for c in candidates), reason),
-            None)
+        add(name, candidate(ctx, candidates, reason, origin), None)
     for f in fields[first:] if rest else ():
         if not is_star(f):
             ctx.uncertain_about(
@@ -112,3 +111,23 @@ def fit_written(ctx: LoweringContext, root: Relation, names: list[str], label: s
         return None
     exprs, columns = renamed_columns(ctx, fields, names, label, origin, project_id, rest=False)
     return Project(project_id, origin, root, exprs, columns)
+
+
+def describe(f) -> str:
+    """How a reason names a candidate: a star as the columns it stands for."""
+    if f.name == "*":
+        return "one of the columns * stands for"
+    if f.name.endswith(".*"):
+        return f"one of the columns of {f.name[:-2]}"
+    return f.name
+
+
+def candidate(ctx: LoweringContext, candidates: list[Field], reason: str, origin: Origin | None) -> Expr:
+    """One of ``candidates``, which one not known.  Sealed where a star is among them: a name or
+    path read below it (``r:a``) is a part of that unknown column, never the star's column
+    spelled like the path's first key."""
+    ref = CandidateRef(ctx.ids.new("col", origin), origin, None, tuple(c.id for c in candidates), reason)
+    if not any(is_star(c) for c in candidates):
+        return ref
+    return NestedAccess(ctx.ids.new("access", origin), origin, None, ref, (UNKNOWN_PART,), AccessKind.COLUMN,
+                        False, reason)
