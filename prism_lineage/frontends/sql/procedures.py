@@ -142,16 +142,31 @@ def _body(node: exp.Create, rest: list[exp.Expression], dialect, text: str, sour
         # s2 … as statements of their own, up to an END.
         found, why = _parse_text(body.expression.name if isinstance(body.expression, exp.Expression)
                                  else str(body.expression or ""), name, dialect, text, source)
-        taken = 0
-        for statement in rest:
-            taken += 1
-            if isinstance(statement, exp.EndStatement):
-                break
-            found.append(statement)
-        else:
+        taken = statements_taken(node, rest)
+        found += [s for s in rest[:taken] if not isinstance(s, exp.EndStatement)]
+        if not (taken and isinstance(rest[taken - 1], exp.EndStatement)):
             why.append(f"the body of {name} has no END: the statements after it are read as its body")
         return found, why, taken
     return [], [], 0  # an expression body (``AS (x + 1)``) or none: no statements
+
+
+def statements_taken(node: exp.Expression | None, rest: list) -> int:
+    """How many of the statements ``rest`` after ``node`` are the body of the routine ``node``
+    creates — BigQuery's ``CREATE PROCEDURE … BEGIN s1; s2; … END``, which sqlglot reads as
+    the CREATE, then s2 … and the END as statements of their own — and so belong with it (a
+    query log is cut so, cli/batch.py); 0 for anything else."""
+    if not is_routine(node):
+        return 0
+    language = _language(node)
+    if language is not None and language not in _SQL_LANGUAGES:
+        return 0
+    body = node.args.get("expression")
+    if not (isinstance(body, exp.Command) and str(body.this).upper() == "BEGIN"):
+        return 0
+    for taken, statement in enumerate(rest, start=1):
+        if isinstance(statement, exp.EndStatement):
+            return taken
+    return len(rest)
 
 
 def _language(node: exp.Create) -> str | None:
