@@ -407,6 +407,8 @@ def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
             items.extend(_expand_star(expression, None, state))
         elif isinstance(expression, exp.Column) and isinstance(expression.this, exp.Star):
             items.extend(_expand_star(expression.this, expression, state))
+        elif (pattern := stars.star_pattern(expression)) is not None:  # DuckDB's ``* LIKE 'a%'``
+            items.extend(_expand_star(pattern[0], pattern[1], state, pattern[2]))
         elif isinstance(expression, exp.Dot) and isinstance(expression.expression, exp.Star):
             row_items = _expand_row_star(expression, state)
             if row_items is None:
@@ -438,7 +440,7 @@ def _output_name(node: exp.Expression, position: int, state: SelectState) -> str
     return node.sql(dialect=state.ctx.dialect)
 
 
-def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState) -> list[SelectItem]:
+def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, keep=None) -> list[SelectItem]:
     ctx = state.ctx
     scope = state.scope
     norm = ctx.normalizer
@@ -472,6 +474,13 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState) 
             norm.part(alias.args["alias"])
     items: list[SelectItem] = []
     open_sources = [s for s in scope.sources if s.is_open] if column is None else []
+    written = (column if column is not None else star).sql(dialect=ctx.dialect)
+    if keep is None:
+        keep = stars.star_filter(star, written, origin)  # ``* ILIKE 'a%'``
+    if keep is not None:
+        entries = [(name, target) for name, target in entries if keep(name)]
+        if not entries:
+            raise InvalidStatementError(f"{written}: the pattern matches no column", origin=origin)
     for name, target in entries:
         if name.lower() in excluded:
             continue
