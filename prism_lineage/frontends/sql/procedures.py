@@ -83,6 +83,7 @@ def expand_routines(nodes: list[exp.Expression], dialect, text: str, source: Sou
     """``nodes`` with the statements of every SQL routine body placed after its CREATE."""
     if not any(is_routine(n) for n in nodes):
         return nodes
+    nodes = list(nodes)
     out: list[exp.Expression] = []
     index = 0
     while index < len(nodes):
@@ -102,10 +103,12 @@ def expand_routines(nodes: list[exp.Expression], dialect, text: str, source: Sou
             body, not_read, consumed = [], [f"the body of {name} cannot be read: what it reads and writes is "
                                             "unknown"], 0
         index += consumed
+        body, after = _after_string_body(node, body)
         kept, skipped = _kept(body)
         for statement in kept:
             statement.meta[BODY_OF] = name
             out.append(statement)
+        nodes[index:index] = after  # read next, as the script's own (another routine's body too)
         if skipped:
             shown = ", ".join(dict.fromkeys(skipped))
             not_read.append(f"statements of the body of {name} are not read ({shown}): what they read and write "
@@ -167,6 +170,24 @@ def statements_taken(node: exp.Expression | None, rest: list) -> int:
         if isinstance(statement, exp.EndStatement):
             return taken
     return len(rest)
+
+
+def _after_string_body(node: exp.Create, body: list[exp.Expression]):
+    """(the body's statements, the statements that follow the CREATE): sqlglot reads a body given
+    as a string (Snowflake's ``AS $$ … $$``) and then every statement after the CREATE's ``;``
+    into one block with it (``CREATE PROCEDURE p() … AS $$ … $$; SELECT 1`` is one CREATE whose
+    block holds the string and the SELECT).  What follows the string is not the body: those are
+    statements of the script, after the CREATE (a T-SQL body without a string runs to the end of
+    its batch, so there it stays the body)."""
+    block = node.args.get("expression")
+    if not isinstance(block, exp.Block):
+        return body, []
+    items = list(block.expressions)
+    strings = [i for i, item in enumerate(items) if isinstance(item, (exp.RawString, exp.Heredoc))]
+    if not strings or strings[-1] == len(items) - 1:
+        return body, []
+    after = {id(item) for item in items[strings[-1] + 1:]}
+    return [s for s in body if id(s) not in after], [s for s in items[strings[-1] + 1:] if s is not None]
 
 
 def _language(node: exp.Create) -> str | None:
