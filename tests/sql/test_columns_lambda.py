@@ -95,9 +95,10 @@ def test_over_a_table_whose_columns_are_not_declared_the_columns_are_unknown() -
     assert any("whose columns are not in the schema" in u.reason for u in statement.uncertain)
 
 
-# DuckDB's ``* LIKE`` / ``* NOT LIKE`` / ``* ILIKE`` select items (sqlglot reads the first two as
+# DuckDB's ``* [NOT] LIKE`` / ``ILIKE`` / ``SIMILAR TO`` / ``GLOB`` select items (sqlglot reads most as
 # a LIKE of the star): the columns DuckDB picks, never one constant column.
-STAR_PATTERNS = ["* LIKE 'a%'", "* NOT LIKE 'a%'", "* ILIKE 'a%'", "t1.* LIKE '%b'", "* LIKE 'a_b'"]
+STAR_PATTERNS = ["* LIKE 'a%'", "* NOT LIKE 'a%'", "* ILIKE 'a%'", "* NOT ILIKE 'a%'", "t1.* LIKE '%b'", "* LIKE 'a_b'",
+                 "* SIMILAR TO 'a.b'", "* GLOB 'a*'", "* NOT GLOB '*b'"]
 
 
 @pytest.mark.parametrize("item", STAR_PATTERNS)

@@ -86,16 +86,43 @@ def star_filter(star: exp.Star, where: str, origin: Origin | None, pattern: exp.
 
 
 def star_pattern(node: exp.Expression):
-    """DuckDB's ``* LIKE 'a%'`` / ``* NOT LIKE 'a%'`` / ``t.* ILIKE …`` as a select item (sqlglot
-    reads them as a LIKE of a star): ``(the star, the column node or None, name -> bool)``;
-    ``None`` for anything else."""
-    if not isinstance(node, (exp.Like, exp.ILike)) or not is_star(node.this):
+    """DuckDB's ``* LIKE 'a%'`` / ``* NOT LIKE 'a%'`` / ``t.* ILIKE …`` / ``* SIMILAR TO 'regex'`` /
+    ``* GLOB 'a*'`` as a select item (sqlglot reads them as a predicate over a star): ``(the
+    star, the column node or None, name -> bool)``; ``None`` for anything else."""
+    negate = False
+    if isinstance(node, exp.Not) and isinstance(node.this, (exp.Like, exp.ILike, exp.SimilarTo, exp.Glob)):
+        node, negate = node.this, True
+    if not isinstance(node, (exp.Like, exp.ILike, exp.SimilarTo, exp.Glob)) or not is_star(node.this):
         return None
     star_node = node.this
     star = star_node.this if isinstance(star_node, exp.Column) else star_node
     where = node.sql(dialect="duckdb")
-    keep = star_filter(star, where, None, node.expression, case_sensitive=isinstance(node, exp.Like),
-                       negate=bool(node.args.get("negate")))
+    negate = negate != bool(node.args.get("negate"))
+    if isinstance(node, (exp.SimilarTo, exp.Glob)):
+        pattern = node.expression
+        if not (isinstance(pattern, exp.Literal) and pattern.is_string) or node.args.get("escape"):
+            raise InvalidStatementError(f"the pattern of {where}: only a plain string pattern is read: list the "
+                                        "columns instead", origin=None)
+        if isinstance(node, exp.Glob):
+            def test(name: str, glob: str = pattern.this) -> bool:
+                return fnmatch.fnmatchcase(name, glob)
+        else:  # SIMILAR TO: the whole name matches the regular expression
+            if _NOT_RE2.search(pattern.this):
+                raise InvalidStatementError(f"{where}: lookaround and backreferences are not RE2 syntax",
+                                            origin=None)
+            try:
+                regex = re.compile(pattern.this, re.S)
+            except re.error as error:
+                raise InvalidStatementError(f"{where}: not a regular expression ({error})", origin=None) from None
+
+            def test(name: str) -> bool:
+                return regex.fullmatch(name) is not None
+
+        def keep(name: str) -> bool:
+            return name == "*" or test(name) != negate
+    else:
+        keep = star_filter(star, where, None, node.expression, case_sensitive=isinstance(node, exp.Like),
+                           negate=negate)
     return star, (star_node if isinstance(star_node, exp.Column) else None), keep
 
 
