@@ -117,3 +117,36 @@ def test_cutting_a_block_at_a_time_cuts_where_the_whole_text_does(dialect, block
     small = [(u.index, u.line, u.text) for u in batch.split_statements(text, "f", get_dialect(name),
                                                                        block_chars=block)]
     assert small == whole
+
+
+NOISE = [";", "(", ")", " BEGIN ", " END ", " END;", "'", "$$", " IF ", " WHILE ", " CREATE PROCEDURE p AS ", "--",
+         "/*", "*/", "\n", " SELECT ", " ELSE "]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(LOGS)), st.integers(min_value=0, max_value=10**9),
+       st.lists(st.tuples(st.integers(min_value=0, max_value=10**9), st.sampled_from(NOISE + [""])), max_size=6),
+       st.integers(min_value=1, max_value=300))
+def test_broken_logs_are_cut_the_same_at_any_block_size(dialect, start, edits, block) -> None:
+    """Statements the parser refuses, stray ENDs and unclosed blocks: never an exception, and the
+    same statements whatever the block size (a stray END is its own statement)."""
+    text = LOGS[dialect]
+    at = start % max(1, len(text) - 3000)
+    text = text[at:at + 3000]
+    for position, noise in edits:
+        where = position % (len(text) + 1)
+        text = text[:where] + noise + text[where + (0 if noise else 7):]
+    name = None if dialect == "default" else dialect
+    whole = [(u.index, getattr(u, "text", None)) for u in batch.split_statements(text, "f", get_dialect(name))]
+    small = [(u.index, getattr(u, "text", None)) for u in batch.split_statements(text, "f", get_dialect(name),
+                                                                                block_chars=block)]
+    assert small == whole
+
+
+def test_a_stray_end_before_a_refused_statement_is_kept() -> None:
+    """After other statements sqlglot takes END as a statement of its own without its statement
+    method; when a later statement is refused, that END must still be cut (found by the test above)."""
+    text = "select 1;\nEND;\nselect a + from t;\nselect 2"
+    for block in (1 << 16, 5, 12):
+        units = list(batch.split_statements(text, "f.sql", get_dialect("tsql"), block_chars=block))
+        assert [u.text.strip() for u in units] == ["select 1", "END", "select a + from t", "select 2"], block

@@ -387,9 +387,10 @@ def statement_extents(tokens: list[Token], text: str, dialect: Dialect) -> Exten
     ``CREATE PROCEDURE … AS BEGIN … END``, ``IF … BEGIN … END``, Trino's routines).  Which
     parts each statement took is known only to the parser: its statement method is wrapped to
     note the part it starts at and the part it ends at (``Parser._chunk_index``; sqlglot is
-    pinned, and ``tests/test_cli_batch.py`` checks this reading on every golden script).  No
-    ``;`` is ever looked for by hand.  Callers run this on the deep-stack worker, after
-    ``check_nesting``."""
+    pinned, and ``tests/test_cli_batch_statements.py`` checks this reading on every golden case).
+    A part it does not read with that method is an END it takes as a statement of its own.  No
+    ``;`` is ever looked for by hand.  Text nested too deeply for the parser is cut at every part
+    (each is then refused on its own).  Callers run this on the deep-stack worker."""
     chunks = _chunks(tokens)
     if too_deep(tokens, MAX_NESTING, _constructors(dialect)) is not None:
         return chunk_extents(tokens)  # the parser would refuse it: each part fails on its own
@@ -404,30 +405,33 @@ def statement_extents(tokens: list[Token], text: str, dialect: Dialect) -> Exten
         state["done"] = True
         return node
 
+    failed: Extent | None = None
     try:
-        parsed = parser._parse(statement, tokens, text)
+        parser._parse(statement, tokens, text)
     except RecursionError:
         raise
     except (sqlglot_errors.SqlglotError, ValueError, TypeError, IndexError, KeyError, AttributeError,
             AssertionError, LookupError, ArithmeticError, UnicodeError):
         if state["done"] and read:
             read.pop()  # read whole, then refused for the tokens left after it
-        reading = max(parser._chunk_index - 1, state["begin"])
-        failed = Extent(chunks[state["begin"]][0], chunks[min(reading, len(chunks) - 1)][1], None)
-        return Extents([Extent(chunks[b][0], chunks[e - 1][1], n) for b, e, n in read], failed, len(chunks))
-    if len(parser._chunks) != len(chunks):  # never seen: the parts are not sqlglot's
-        raise AssertionError(f"sqlglot cut {len(parser._chunks)} parts where {len(chunks)} were expected")
+        reading = min(max(parser._chunk_index - 1, state["begin"]), len(chunks) - 1)
+        failed = Extent(chunks[state["begin"]][0], chunks[reading][1], None)
+    else:
+        if len(parser._chunks) != len(chunks):  # never seen: the parts are not sqlglot's
+            raise AssertionError(f"sqlglot cut {len(parser._chunks)} parts where {len(chunks)} were expected")
     out: list[Extent] = []
-    position = cursor = 0
-    for node in parsed:
-        if position < len(read) and read[position][2] is node:
-            begin, end, _ = read[position]
-            position += 1
-        else:  # an END the parser reads as a statement of its own, without the statement method
-            begin, end = cursor, cursor + 1
-        cursor = end
+    cursor = 0
+    for begin, end, node in read:
+        # A part the statement method did not read is an END the parser takes as a statement of
+        # its own (after other statements: ``EndStatement``).
+        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, begin))
         out.append(Extent(chunks[begin][0], chunks[end - 1][1], node))
-    return Extents(out, None, len(chunks))
+        cursor = end
+    if failed is None:
+        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, len(chunks)))
+    else:
+        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, state["begin"]))
+    return Extents(out, failed, len(chunks))
 
 
 def chunk_extents(tokens: list[Token]) -> Extents:
