@@ -34,11 +34,12 @@ def rename_by_position(ctx: LoweringContext, relation: Relation, names: list[str
 
 
 def renamed_columns(ctx: LoweringContext, fields: tuple[Field, ...], names: list[str], label: str,
-                    origin: Origin | None, project_id: str) -> tuple[tuple[Expr, ...], tuple[Field, ...]]:
+                    origin: Origin | None, project_id: str,
+                    rest: bool = True) -> tuple[tuple[Expr, ...], tuple[Field, ...]]:
     """The expressions and fields of the renaming projection: columns before the first star
     renamed exactly; each later name a candidate reference over what may stand at its position;
     then the star(s) and the columns after the first star, under their own names, for what the
-    names do not cover."""
+    names do not cover (``rest``; a write has exactly the columns it names)."""
     first = next(i for i, f in enumerate(fields) if is_star(f))
     exprs: list[Expr] = []
     columns: list[Field] = []
@@ -69,10 +70,39 @@ def renamed_columns(ctx: LoweringContext, fields: tuple[Field, ...], names: list
                   f"all in the schema: it is {labels}, which is not known")
         add(name, CandidateRef(ctx.ids.new("col", origin), origin, None, tuple(c.id for c in candidates), reason),
             None)
-    for f in fields[first:]:
+    for f in fields[first:] if rest else ():
         if not is_star(f):
             ctx.uncertain_about(
                 f"{f.name} keeps its name only where the unknown columns of {label} outnumber the names given "
                 f"({', '.join(names)}); otherwise one of those names renames it", f.name, origin)
         add(f.name, FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id), f.type)
     return tuple(exprs), tuple(columns)
+
+
+def fit_written(ctx: LoweringContext, root: Relation, names: list[str], label: str,
+                exact_width: bool) -> Relation | None:
+    """A write's query whose columns include a star (``INSERT INTO t SELECT *, now() FROM s``, s
+    without a schema) projected onto the ``names`` written, by position.  Where the engine needs
+    as many values as names (``exact_width``) and there is one star, its width follows: the names
+    before it and after it are exact, the ones it covers are its unknown columns.  Otherwise
+    (several stars; Postgres, whose INSERT may give fewer values) each name from the first star on
+    is a candidate over what may stand there.  ``None``: the names cannot be filled (fewer names
+    than the query's known columns need)."""
+    fields = root.fields
+    stars = [i for i, f in enumerate(fields) if is_star(f)]
+    origin = root.origin
+    project_id = ctx.ids.new("project", origin)
+    if exact_width and len(stars) == 1:
+        width = len(names) - (len(fields) - 1)
+        if width < 1:
+            return None
+        star = stars[0]
+        plan = list(fields[:star]) + [fields[star]] * width + list(fields[star + 1:])
+        exprs = tuple(FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id) for f in plan)
+        columns = tuple(Field(field_id(project_id, i), name, None if is_star(f) else f.type, origin)
+                        for i, (name, f) in enumerate(zip(names, plan)))
+        return Project(project_id, origin, root, exprs, columns)
+    if len(fields) - len(stars) > len(names):
+        return None
+    exprs, columns = renamed_columns(ctx, fields, names, label, origin, project_id, rest=False)
+    return Project(project_id, origin, root, exprs, columns)
