@@ -414,13 +414,14 @@ def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
             if row_items is None:
                 row_items = [SelectItem(name, node) for name, node in stars.value_star(expression, ExpressionLowerer(state))]
             items.extend(row_items)
+        # The name once: an unaliased expression is named by its SQL text (generated each time).
         elif (picked := stars.select_items(expression, ExpressionLowerer(state),
-                                           _output_name(expression, position, state))) is not None:
+                                           name := _output_name(expression, position, state))) is not None:
             items.extend(SelectItem(name, node) for name, node in picked)  # DuckDB's COLUMNS(...)
         elif (generated := select_outputs(expression, ExpressionLowerer(state))) is not None:
             items.extend(SelectItem(name, output) for name, output in generated)
         else:
-            items.append(SelectItem(_output_name(expression, position, state), expression))
+            items.append(SelectItem(name, expression))
     if not items:
         raise InvalidStatementError("the select list is empty", origin=ctx.origin(node))
     return items
