@@ -17,6 +17,7 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
+from sqlglot.tokens import TokenType
 
 from ...errors import InvalidStatementError, ParseError, UnknownTableError
 from ...ir import (
@@ -428,8 +429,21 @@ def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
         else:
             items.append(SelectItem(name, expression))
     if not items:
-        raise InvalidStatementError("the select list is empty", origin=ctx.origin(node))
+        raise InvalidStatementError("the select list is empty", origin=ctx.origin(node) or _select_keyword(node, ctx))
     return items
+
+
+def _select_keyword(node: exp.Select, ctx: "LoweringContext"):
+    """Where the SELECT keyword of ``node`` is, when the parse step could not tell
+    (``SELECT TOP 5 FROM t``, ``SELECT DISTINCT ON (a) FROM t``): the last SELECT token before the
+    first part of the query the parser kept a position for (an error path: it tokenizes again)."""
+    from .parsing import keyword_before
+
+    starts = [n._meta["start"] for n in node.walk() if n._meta and "start" in n._meta]
+    if not starts or ctx.source is None:
+        return None
+    found = keyword_before(ctx.source, min(starts), ctx.dialect, TokenType.SELECT)
+    return ctx.text.span(found[0], found[1], ctx.statement) if found is not None else None
 
 
 def _output_name(node: exp.Expression, position: int, state: SelectState) -> str:
