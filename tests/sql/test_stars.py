@@ -71,14 +71,15 @@ def test_unpacked_columns_are_the_arguments_of_one_call(database) -> None:
 
 
 def test_what_columns_picks_unseen_is_said() -> None:
-    """Without a schema a pattern's columns are unknown; a lambda is not evaluated: one field
-    standing for the columns, never exact, with the reason under uncertain."""
+    """Without a schema a pattern's columns are unknown; a lambda in a form that is not
+    evaluated (tests/sql/test_columns_lambda.py has those that are): one field standing for the
+    columns, never exact, with the reason under uncertain."""
     [statement] = prism_lineage.explain("SELECT COLUMNS('^[ab]$'), COLUMNS(['id']) FROM t1", dialect="duckdb").statements
     pattern, listed = statement.fields
     assert [(s.column, s.confidence) for s in pattern.sources] == [("t1.*", "unknown")]
     assert [(s.column, s.confidence) for s in listed.sources] == [("t1.id", "exact")]
     assert [u.field for u in statement.uncertain] == ["COLUMNS('^[ab]$')"]
-    [statement] = prism_lineage.explain("SELECT COLUMNS(lambda c: c LIKE '%a%') FROM t1", SCHEMA,
+    [statement] = prism_lineage.explain("SELECT COLUMNS(lambda c: length(c) < 3) FROM t1", SCHEMA,
                                         dialect="duckdb").statements
     [field] = statement.fields
     assert {(s.column, s.confidence) for s in field.sources} == {
@@ -287,3 +288,12 @@ def test_a_star_over_a_value_whose_fields_are_unknown_is_refused(sql, schema, me
 def test_a_struct_constructors_star_is_its_named_fields() -> None:
     found = sources("SELECT STRUCT(amount AS a, id AS b).* EXCEPT (b) FROM orders", ROWS, "bigquery")
     assert list(found) == ["a"] and [c for c, _, _ in found["a"]] == ["orders.amount"]
+
+
+def test_group_by_a_position_past_an_unknown_star_is_refused() -> None:
+    """GROUP BY 2 after ``*`` over a table without a schema names a column nobody can tell: a
+    grouping key reported on a guess would be a wrong answer."""
+    with pytest.raises(InvalidStatementError) as error:
+        prism_lineage.explain("SELECT *, x AS k FROM t GROUP BY 2", None, dialect="duckdb")
+    assert "GROUP BY 2 counts the select list past *" in error.value.message
+    assert (error.value.line, error.value.column) == (1, 34)

@@ -37,6 +37,7 @@ from ...ir import (
 )
 from ...ir import types as T
 from . import generators, lookups, nested, semi_structured, stars
+from .positional import lower_positional, position_of
 from .variables import read_variable, variable_name
 
 if TYPE_CHECKING:
@@ -177,12 +178,25 @@ class ExpressionLowerer:
 
     # --- leaves --------------------------------------------------------------------------
 
+    def star(self, node: exp.Star, mode: Mode) -> Expr:
+        """A ``*`` anywhere else than a select item or a function argument (``* GLOB 'a*'`` of a
+        dialect whose star forms are not read, ``* = 1``): refused, never read as a value with no
+        source (which would claim a constant)."""
+        raise InvalidStatementError(f"'{node.sql(dialect=self.ctx.dialect)}' is only allowed in a select list or as a "
+                                    f"function argument, here: {node.parent.sql(dialect=self.ctx.dialect)[:60]}"
+                                    if node.parent is not None else "'*' is only allowed in a select list",
+                                    origin=self.ctx.origin(node) or self._span(node.parent or node))
+
     def column(self, node: exp.Column, mode: Mode) -> Expr:
         if node._meta and stars.READS in node._meta:  # a column COLUMNS(...) stands for
             return stars.lower_stand_in(self, node, mode)
         if isinstance(node.this, exp.Star):
             raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or as a function argument",
                                         origin=self.ctx.origin(node.this))
+        number = position_of(node.this)
+        if number is not None:  # ``t.$2``
+            qualifier = tuple(self.ctx.normalizer.part(p) for p in node.parts[:-1])
+            return lower_positional(self, node, number, qualifier, self._near_origin(node), mode)
         origin = self.ctx.origin(node.this)
         if not node.table:
             row = self._whole_row(node, origin)
@@ -283,17 +297,23 @@ class ExpressionLowerer:
     def parameter(self, node: exp.Expression, mode: Mode) -> Expr:
         """``$x`` (Snowflake), ``@x`` (T-SQL, MySQL): a script variable, else a value bound at
         run time (no source)."""
+        number = position_of(node)
+        if number is not None and self.scope.sources:  # ``$1``: a column by position (positional.py)
+            return lower_positional(self, node, number, None, self._near_origin(node), mode)
         name = variable_name(node, self.ctx)
         if name is not None:
-            # sqlglot keeps no position for ``$x``: the nearest enclosing expression's stands in.
-            origin = self.ctx.origin(node) or self._span(node)
-            parent = node.parent
-            while origin is None and parent is not None:
-                origin, parent = self._span(parent), parent.parent
-            found = read_variable(name, origin, self.ctx)
+            found = read_variable(name, self._near_origin(node), self.ctx)
             if found is not None:
                 return found
         return self.literal(node, mode)
+
+    def _near_origin(self, node: exp.Expression) -> Origin | None:
+        """sqlglot keeps no position for ``$x``: the nearest enclosing expression's stands in."""
+        origin = self.ctx.origin(node) or self._span(node)
+        parent = node.parent
+        while origin is None and parent is not None:
+            origin, parent = self._span(parent), parent.parent
+        return origin
 
     def _names_a_derived_source(self, node: exp.Column) -> bool:
         if len(node.parts) != 2:
@@ -708,6 +728,7 @@ def _generic(self: ExpressionLowerer, node: exp.Expression, mode: Mode) -> Expr:
 _L = ExpressionLowerer
 _HANDLERS: dict[type, object] = {
     exp.Column: _L.column,
+    exp.Star: _L.star,
     exp.Literal: _L.literal,
     exp.Boolean: _L.literal,
     exp.Null: _L.literal,
