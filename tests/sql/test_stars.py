@@ -338,3 +338,12 @@ def test_a_qualified_exclude_of_an_undeclared_table_keeps_its_star_unknown() -> 
                                         dialect="duckdb").statements
     assert [f.name for f in statement.fields] == ["id", "a", "b", "*"]
     assert {s.confidence for s in statement.fields[-1].sources if s.relationship == "value"} == {"unknown"}
+
+
+def test_group_by_a_position_past_an_unknown_star_is_refused() -> None:
+    """GROUP BY 2 after ``*`` over a table without a schema names a column nobody can tell: a
+    grouping key reported on a guess would be a wrong answer."""
+    with pytest.raises(InvalidStatementError) as error:
+        prism_lineage.explain("SELECT *, x AS k FROM t GROUP BY 2", None, dialect="duckdb")
+    assert "GROUP BY 2 counts the select list past *" in error.value.message
+    assert (error.value.line, error.value.column) == (1, 34)
