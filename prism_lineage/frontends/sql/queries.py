@@ -199,6 +199,8 @@ class QueryLowerer:
             return self._values(node, outer, env, None)[0]
         if isinstance(node, exp.Paren):
             return self.lower_query(node.this, outer, env)
+        if isinstance(node, exp.Pivot) and node.this is not None:  # DuckDB's PIVOT / UNPIVOT statement
+            return pivot.pivot_statement(node, self, env)
         raise InvalidStatementError(
             f"expected a query, found {node.key.upper()}", origin=self.ctx.origin(node)
         )
@@ -549,7 +551,8 @@ class QueryLowerer:
             if column_aliases:
                 return self._renamed_open(builder, build, source, column_aliases, origin)
             return build, [source]
-        if isinstance(item, (exp.Subquery, exp.Lateral)) and isinstance(item.this, exp.Query | exp.Subquery):
+        if isinstance(item, (exp.Subquery, exp.Lateral)) and (isinstance(item.this, exp.Query | exp.Subquery) or (
+                isinstance(item.this, exp.Pivot) and item.this.this is not None)):  # ``(PIVOT t ON …)``
             inner = item.this
             outer = scope if lateral or isinstance(item, exp.Lateral) else scope.outer
             relation = self.lower_query(inner, outer, env)

@@ -480,8 +480,6 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
             raise InvalidStatementError("SELECT * needs a FROM clause", origin=origin)
         entries = scope.star_columns()
         prefix = ""
-    excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower()
-                for c in star.args.get("except_") or star.args.get("except") or []}
     replaced = {}
     for alias in star.args.get("replace") or []:
         if not isinstance(alias, exp.Alias) or alias.args.get("alias") is None:
@@ -501,9 +499,8 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
         entries = [(name, target) for name, target in entries if keep(name)]
         if not entries:
             raise InvalidStatementError(f"{written}: the pattern matches no column", origin=origin)
+    entries = stars.exclude(star, entries, ctx, scope, written, origin)
     for name, target in entries:
-        if name.lower() in excluded:
-            continue
         if name in replaced or name.lower() in replaced:
             items.append(SelectItem(name, replaced.get(name.lower(), replaced.get(name))))
             continue
