@@ -347,3 +347,12 @@ def test_group_by_a_position_past_an_unknown_star_is_refused() -> None:
         prism_lineage.explain("SELECT *, x AS k FROM t GROUP BY 2", None, dialect="duckdb")
     assert "GROUP BY 2 counts the select list past *" in error.value.message
     assert (error.value.line, error.value.column) == (1, 34)
+
+
+def test_a_right_column_of_an_anti_join_is_unknown() -> None:
+    """Only the join condition sees the right side of a SEMI/ANTI join (DuckDB: 'Referenced
+    column "c" not found'); field trial 14."""
+    schema = {"t": {"id": "int", "a": "int", "b": "int"}, "s": {"id": "int", "a": "int", "c": "int"}}
+    with pytest.raises(prism_lineage.UnknownColumnError) as error:
+        prism_lineage.explain("SELECT c FROM t ANTI JOIN s ON t.id = s.id", schema, dialect="duckdb")
+    assert error.value.column == 8

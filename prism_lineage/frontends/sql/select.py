@@ -305,7 +305,11 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
     order = node.args.get("order")
     sort_keys: list[tuple[int | Positions | Expr, exp.Ordered]] = []
     if order is not None:
-        keys_seen = [(_order_target(ordered.this, items, state, lowerer), ordered) for ordered in order.expressions]
+        if orders_by_all(order):
+            # ``ORDER BY ALL [DESC]`` (DuckDB, Databricks): every select item, left to right.
+            keys_seen = [(index, order.expressions[0]) for index in range(len(items))]
+        else:
+            keys_seen = [(_order_target(ordered.this, items, state, lowerer), ordered) for ordered in order.expressions]
         # SQL keeps the order of a derived table's rows nowhere: its ORDER BY matters only when
         # a row limit (LIMIT, TOP, FETCH, OFFSET, DISTINCT ON) picks rows by it, or when the
         # rows are the statement's result (specs/sort-limit-distinct.md).
@@ -724,6 +728,11 @@ def _select_position(node: exp.Expression, items: list[SelectItem], clause: str,
             origin=state.ctx.origin(node),
         )
     return position - 1
+
+
+def orders_by_all(order: exp.Order) -> bool:
+    keys = order.expressions
+    return len(keys) == 1 and isinstance(keys[0].this, exp.Var) and keys[0].this.name.upper() == "ALL"
 
 
 def _unalias(node: exp.Expression) -> exp.Expression:
