@@ -99,3 +99,32 @@ def test_cli_exit_codes(tmp_path, capsys, sql: str, code: int, message: str) -> 
     assert main(["explain", str(query), "--schema", str(schema), "--dialect", "duckdb"]) == code
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("prism-lineage: error: ") and message in err[0]
+
+
+# --- Postgres data-modifying statements in WITH (returning.py) ----------------------------------
+
+
+def test_data_modifying_cte_without_returning_read_is_refused() -> None:
+    with pytest.raises(InvalidStatementError, match=r"the CTE u is an UPDATE without RETURNING: it has no rows to read"):
+        explain("WITH u AS (UPDATE totals SET total = 0) SELECT * FROM u", dialect="postgres")
+
+
+def test_data_modifying_cte_without_returning_unread_answers_both_writes() -> None:
+    answer = explain("WITH d AS (DELETE FROM orders WHERE amount < 0) "
+                     "INSERT INTO totals SELECT customer_id, amount FROM orders", dialect="postgres")
+    assert [(s.kind, s.target) for s in answer.statements] == [("delete", "orders"), ("insert", "totals")]
+
+
+def test_data_modifying_cte_insert_on_conflict_returning_is_refused() -> None:
+    with pytest.raises(InvalidStatementError, match=r"RETURNING of an INSERT … ON CONFLICT in the CTE n is not "
+                                                    r"followed"):
+        explain("WITH n AS (INSERT INTO totals (customer_id, total) SELECT customer_id, amount FROM orders "
+                "ON CONFLICT (customer_id) DO UPDATE SET total = excluded.total RETURNING *) SELECT * FROM n",
+                dialect="postgres")
+
+
+def test_data_modifying_cte_insert_into_undeclared_table_without_list_is_refused() -> None:
+    with pytest.raises(InvalidStatementError, match=r"RETURNING of the INSERT into archive in the CTE n is not "
+                                                    r"followed: the table's columns are not in the schema"):
+        explain("WITH n AS (INSERT INTO archive SELECT customer_id, amount FROM orders RETURNING *) SELECT * FROM n",
+                dialect="postgres")
