@@ -38,6 +38,7 @@ from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
 from . import generators, pivot
+from .returning import is_data_modifying, returning_query
 from .renaming import is_star, needs_renaming, positional_candidates, rename_by_position, renamed_columns
 from .names import table_parts
 from .policies import apply_policies
@@ -354,7 +355,10 @@ class QueryLowerer:
         if definition.relation is not None:
             return definition.relation
         body = definition.node.this
-        if definition.recursive and isinstance(body, exp.Union) and _references(body.expression, definition.name, self.ctx):
+        if is_data_modifying(body):
+            # Postgres's ``WITH d AS (DELETE … RETURNING …)``: the rows the write returns (returning.py).
+            relation = self.lower_query(returning_query(body, definition.name, self.ctx), None, definition.env)
+        elif definition.recursive and isinstance(body, exp.Union) and _references(body.expression, definition.name, self.ctx):
             relation = self._recursive_cte(definition, body)
         else:
             relation = self.lower_query(body, None, definition.env)
