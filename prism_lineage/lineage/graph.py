@@ -24,6 +24,8 @@ from .rules import RuleContext, plan_edges
 if TYPE_CHECKING:
     import networkx
 
+    from .through import Known, ScriptSummaries
+
 
 @dataclass(frozen=True, slots=True)
 class Target:
@@ -47,26 +49,39 @@ def result_ordering(statement: Statement) -> frozenset[str]:
 
 
 class LineageGraph:
-    """Plan-level lineage of one statement (rules applied to every operator)."""
+    """Plan-level lineage of one statement (rules applied to every operator).
 
-    def __init__(self, statement: Statement, edges: list[Edge], links: list[Link]):
+    Made with ``summaries`` (``explain`` through a script), the edges stop at the rows of the
+    script's tables the statement reads, whose lineage was resolved once for every reader
+    (lineage/through.py): the end-to-end answers are the same, the graph shows less.  Without
+    (``lineage_graphs``, ``graph``), it holds the whole plan."""
+
+    def __init__(self, statement: Statement, edges: list[Edge], links: list[Link],
+                 known: "Known | None" = None, summaries: "ScriptSummaries | None" = None):
         self.statement = statement
         self.edges = edges
         self.links = links
+        self.known = known
+        self.summaries = summaries
 
     @classmethod
-    def of(cls, statement: Statement, functions=None) -> "LineageGraph":
-        ctx = RuleContext(functions, result_ordering(statement))
-        if statement.root is not None:
-            plan_edges(statement.root, ctx)
+    def of(cls, statement: Statement, functions=None, summaries: "ScriptSummaries | None" = None) -> "LineageGraph":
+        known = None
+        ordering = result_ordering(statement)
+        if summaries is not None and statement.root is not None:
+            ctx, known = summaries.plan(statement.root, ordering)
+        else:
+            ctx = RuleContext(functions, ordering)
+            if statement.root is not None:
+                plan_edges(statement.root, ctx)
         # Provenance from an external client plan: links, never lineage (EndToEnd follows
         # ``flow`` links only).
         ingress = [Link(origin.id, target, "ingress") for origin in statement.ingress for target in origin.targets]
-        return cls(statement, ctx.edges, ctx.links + ingress)
+        return cls(statement, ctx.edges, ctx.links + ingress, known, summaries)
 
     @cached_property
     def end_to_end(self) -> EndToEnd:
-        return EndToEnd(self.edges, self.links)
+        return EndToEnd(self.edges, self.links, self.known)
 
     @cached_property
     def targets(self) -> dict[str, Target]:

@@ -60,6 +60,8 @@ class CteDef:
     relation: Relation | None = None
     # While a recursive CTE's recursive term is lowered: its id and fields.
     recursive_target: tuple[str, tuple[Field, ...]] | None = None
+    # The rows earlier statements wrote into a table of the script (``CteRef.script``).
+    script: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -582,7 +584,7 @@ class QueryLowerer:
             names = definition.columns or [f.name for f in body.fields]
             names = column_aliases + names[len(column_aliases):]
             fields = tuple(Field(field_id(ref_id, i), names[i], f.type, origin) for i, f in enumerate(body.fields))
-            relation = CteRef(ref_id, origin, definition.name, body, fields)
+            relation = CteRef(ref_id, origin, definition.name, body, fields, definition.script)
         columns = []
         star = None
         for f in relation.fields:

@@ -23,8 +23,12 @@ def rule_for(node: Relation, ctx: RuleContext) -> None:
     raise UnsupportedOperator(f"no lineage rule for operator {type(node).__name__}")
 
 
-def plan_edges(root: Relation, ctx: RuleContext) -> RuleContext:
-    """Apply the rule of every relation reachable from ``root`` (once per relation id)."""
+def plan_edges(root: Relation, ctx: RuleContext, stop=None) -> RuleContext:
+    """Apply the rule of every relation reachable from ``root`` (once per relation id).
+
+    ``stop(node)``, if given, is asked of every relation below ``root`` before its rule: true,
+    and neither it nor what is below it is visited (its lineage is known already: the rows of
+    a script's table, lineage/through.py)."""
     seen: set[str] = set()
     stack = [root]
     while stack:
@@ -32,6 +36,8 @@ def plan_edges(root: Relation, ctx: RuleContext) -> RuleContext:
         if node.id in seen:
             continue
         seen.add(node.id)
+        if stop is not None and node is not root and stop(node):
+            continue
         rule_for(node, ctx)
         stack.extend(node.inputs)
         if ctx.pending:
