@@ -221,7 +221,8 @@ PIECES = ["COLUMNS(*)", "COLUMNS('a|b')", "COLUMNS(['a'])", "COLUMNS(t1.*)", "*C
           "COLUMNS(lambda c: c LIKE 'a%')", "HASH(*)", "OBJECT_CONSTRUCT(*)", "HASH(t2.*)", "COUNT(*)", "COUNT(t1.*)",
           "HASH_AGG(*)", "unnest(s)", "unnest(l)", "unnest(l, recursive := true)", "s.*", "t1.s.*", "s.y.*",
           "unnest(s, recursive := true)", "a", "max(COLUMNS(*))", "coalesce(*COLUMNS(['a', 'id']))",
-          "COLUMNS(* EXCLUDE (id))", "COLUMNS(* REPLACE (a + 1 AS a))", "posexplode(l)"]
+          "COLUMNS(* EXCLUDE (id))", "COLUMNS(* REPLACE (a + 1 AS a))", "posexplode(l)",
+          "IF(a > 1, t1, t2).*", "IF(a > 1, t1, NULL).* REPLACE (1 AS a)", "STRUCT(a AS x, 1 AS y).*", "(a + 1).*"]
 FROMS = ["t1", "t1 JOIN t2 USING (id)", "t1 JOIN t2 ON t1.id = t2.id", "t1, u", "u", "(SELECT * FROM t1) t1",
          "t1 GROUP BY ALL"]
 CLAUSES = ["", " WHERE COLUMNS('a') > 1", " WHERE HASH(*) > 0", " ORDER BY COLUMNS(*)",
@@ -246,3 +247,43 @@ def test_a_generator_is_no_group_by_all_key() -> None:
         prism_lineage.explain("SELECT posexplode(l) FROM t1 GROUP BY ALL", {"t1": {"l": "ARRAY<INT>"}}, dialect="spark")
     assert "generators cannot be grouping keys" in error.value.message
     assert (error.value.line, error.value.column) == (1, 8)
+
+
+# --- ``<value>.*`` (a whole row or a struct value, BigQuery) -----------------------------------
+
+
+ROWS = {"main_users": {"id": "int", "name": "string", "created_at": "timestamp"},
+        "external_users": {"id": "int", "name": "string", "created_at": "timestamp"},
+        "orders": {"id": "int", "amount": "numeric"}}
+
+
+def test_a_choice_between_two_rows_is_one_field_per_column() -> None:
+    """DataHub's ``test_bigquery_indirect_references``: the output has the rows' columns, each the
+    same choice over that column (never one field named by the expression's text)."""
+    found = sources("SELECT IF(main.id IS NOT NULL, main, extras).* REPLACE (least(main.created_at, extras.created_at) "
+                    "AS created_at) FROM main_users main FULL JOIN external_users extras USING (id)", ROWS, "bigquery")
+    assert list(found) == ["id", "name", "created_at"]
+    assert found["name"] == [("external_users.name", "expression", "exact"), ("main_users.id", "expression", "exact"),
+                             ("main_users.name", "expression", "exact")]
+    assert [c for c, _, _ in found["created_at"]] == ["external_users.created_at", "main_users.created_at"]
+
+
+@pytest.mark.parametrize("sql, schema, message", [
+    ("SELECT IF(o.id > 1, m, o).* FROM main_users m JOIN orders o USING (id)", ROWS,
+     "do not have the same columns in the same order"),
+    ("SELECT IF(m.id > 1, m, e).* FROM main_users m JOIN external_users e USING (id)", None,
+     "are not known (no schema)"),
+    ("SELECT STRUCT(1, id).* FROM orders", ROWS, "struct type is not known"),
+    ("SELECT (id + 1).* FROM orders", ROWS, "not a struct"),
+])
+def test_a_star_over_a_value_whose_fields_are_unknown_is_refused(sql, schema, message) -> None:
+    """One output standing for fields nobody can name would be a column the output does not have."""
+    with pytest.raises(InvalidStatementError) as error:
+        prism_lineage.explain(sql, schema, dialect="bigquery")
+    assert message in error.value.message
+    assert error.value.line == 1 and error.value.column >= 8
+
+
+def test_a_struct_constructors_star_is_its_named_fields() -> None:
+    found = sources("SELECT STRUCT(amount AS a, id AS b).* EXCEPT (b) FROM orders", ROWS, "bigquery")
+    assert list(found) == ["a"] and [c for c, _, _ in found["a"]] == ["orders.amount"]

@@ -407,8 +407,10 @@ def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
             items.extend(_expand_star(expression, None, state))
         elif isinstance(expression, exp.Column) and isinstance(expression.this, exp.Star):
             items.extend(_expand_star(expression.this, expression, state))
-        elif isinstance(expression, exp.Dot) and isinstance(expression.expression, exp.Star) and \
-                (row_items := _expand_row_star(expression, state)) is not None:
+        elif isinstance(expression, exp.Dot) and isinstance(expression.expression, exp.Star):
+            row_items = _expand_row_star(expression, state)
+            if row_items is None:
+                row_items = [SelectItem(name, node) for name, node in stars.value_star(expression, ExpressionLowerer(state))]
             items.extend(row_items)
         elif (picked := stars.select_items(expression, ExpressionLowerer(state),
                                            _output_name(expression, position, state))) is not None:
@@ -511,12 +513,25 @@ def _expand_row_star(dot: exp.Dot, state: SelectState) -> list[SelectItem] | Non
     if not rows:
         return None
     norm = state.ctx.normalizer
-    alias = norm.part(rows[0].this)
-    if any(norm.part(c.this).lower() != alias.lower() for c in rows):
-        return None  # rows of different FROM items: their columns need not line up
-    source = state.scope.source((alias,))
-    if source is None or source.is_open or any(s.has(alias.lower()) for s in state.scope.sources):
-        return None
+    aliases = list(dict.fromkeys(norm.part(c.this) for c in rows))
+    sources = [state.scope.source((alias,)) for alias in aliases]
+    if any(source is None or any(s.has(alias.lower()) for s in state.scope.sources)
+           for alias, source in zip(aliases, sources)):
+        return None  # not (only) whole rows: a column of that name, or no FROM item
+    if any(source.is_open for source in sources):
+        raise InvalidStatementError(
+            f"{dot.sql(dialect=state.ctx.dialect)}: the fields of the row of "
+            f"{', '.join(a for a, s in zip(aliases, sources) if s.is_open)} are not known (no schema): "
+            "declare the table's columns or name the fields", origin=state.ctx.origin(dot.this) or state.ctx.origin(star))
+    source = sources[0]
+    # Rows of different FROM items (``IF(c, main, extras).*``): the engine makes one struct type of
+    # them, field by field in order; read only when every row has the same column names in the
+    # same order, where each field is plainly the same choice over that column.
+    if any([n.lower() for n in other.names()] != [n.lower() for n in source.names()] for other in sources[1:]):
+        raise InvalidStatementError(
+            f"{dot.sql(dialect=state.ctx.dialect)}: the rows of {', '.join(aliases)} do not have the same "
+            "columns in the same order, so which field each output column is cannot be told: name the fields",
+            origin=state.ctx.origin(dot.this) or state.ctx.origin(star))
     excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower()
                 for c in star.args.get("except_") or star.args.get("except") or []}
     replaced = {}

@@ -389,3 +389,46 @@ def struct_star(column: exp.Column, lowerer: "ExpressionLowerer") -> list[tuple[
     excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower() for c in star.args.get("except_") or []}
     return [(name, exp.Dot(this=base.copy(), expression=exp.to_identifier(name, quoted=True)))
             for name, _ in info.fields() if name.lower() not in excluded]
+
+
+def value_star(dot: exp.Dot, lowerer: "ExpressionLowerer") -> list[tuple[str, exp.Expression]]:
+    """``<expression>.*`` (``STRUCT(1 AS a).*``, ``(SELECT AS STRUCT …).*``): one select item per
+    field of the value's struct type, each that field of the value.  Refused when the type's
+    fields are not known: one item standing for all of them would name a column the output does
+    not have."""
+    from .nested import type_info
+
+    base, star = dot.this, dot.expression
+    text = f"{base.sql(dialect=lowerer.ctx.dialect)}.*"
+    origin = lowerer._span(base) or lowerer.ctx.origin(star)
+    read = lowerer.lower(base)
+    dialect = type(lowerer.ctx.dialect).__name__.lower()
+    info = type_info(read.type, None if dialect == "dialect" else dialect)
+    if info.known and info.kind != "struct":
+        raise InvalidStatementError(f"{text}: the value is of type {read.type}, not a struct", origin=origin)
+    names = [name for name, _ in info.fields()]
+    fields: dict[str, exp.Expression] = {}
+    if isinstance(base, exp.Struct):
+        # ``STRUCT(1 AS a, x AS b).*``: the constructor names its fields, and each is its own expression.
+        named = {item.alias if isinstance(item, exp.Alias) else item.this.name if isinstance(item, exp.PropertyEQ)
+                 else "": item.this if isinstance(item, exp.Alias) else item.expression if isinstance(item, exp.PropertyEQ)
+                 else item for item in base.expressions}
+        if all(named) and len(named) == len(base.expressions):
+            names = list(named)
+            fields = {n.lower(): e for n, e in named.items()}
+        else:
+            names = []  # an unnamed field (``STRUCT(1, x)``): engines name it differently
+    if not names:
+        raise InvalidStatementError(f"{text} stands for the fields of a value whose struct type is not known: "
+                                    "name the fields", origin=origin)
+    norm = lowerer.ctx.normalizer
+    excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower()
+                for c in star.args.get("except_") or star.args.get("except") or []}
+    replaced = {norm.part(a.args["alias"]).lower(): a.this for a in star.args.get("replace") or []
+                if isinstance(a, exp.Alias) and a.args.get("alias") is not None}
+    if star.args.get("rename") or star.args.get("ilike"):
+        raise InvalidStatementError(f"{text} with RENAME or ILIKE is not read by prism_lineage: name the fields",
+                                    origin=origin)
+    return [(name, replaced.get(name.lower()) or fields.get(name.lower())
+             or exp.Dot(this=base.copy(), expression=exp.to_identifier(name, quoted=True)))
+            for name in names if name.lower() not in excluded]
