@@ -4,7 +4,8 @@ qualify floor measured in the same run, and optionally a profile.
     python -m benchmarks.explain_tpcds [--repeat N] [--workload tpcds|tpch] [--profile [--top 25]]
 
 Per query: median of the runs after a warm-up (``timing.py``: gc outside the timed part,
-passes of the two tools interleaved).  ``--profile`` runs cProfile over one pass of
+passes of the two tools interleaved), wall clock and CPU time (every thread of the process:
+``explain`` works on its deep-stack worker thread), with the load average before and after.  ``--profile`` runs cProfile over one pass of
 ``explain`` on every query and prints the top functions by cumulative and by own time.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
 import sys
 
@@ -22,6 +24,7 @@ from .timing import measure_many
 
 
 def timings(workload: workloads.Workload, repeat: int) -> str:
+    load_before = os.getloadavg()
     calls = {
         "explain": prism_adapter.prepare("prism.explain", workload.schema, None, workload.queries),
         "floor": sqlglot_adapter.prepare("sqlglot.qualify", workload.schema, None, workload.queries),
@@ -37,6 +40,11 @@ def timings(workload: workloads.Workload, repeat: int) -> str:
         f"{workload.label}: explain {explain['total_s']:.3f} s for {len(workload.queries)} queries "
         f"({len(explain['failures'])} failed); sqlglot parse + qualify {floor['total_s']:.3f} s; "
         f"ratio {explain['total_s'] / floor['total_s']:.2f} (median of {explain['runs']} runs)"
+    )
+    lines.append(
+        f"CPU: explain {explain['cpu_total_s']:.3f} s; sqlglot parse + qualify {floor['cpu_total_s']:.3f} s; "
+        f"ratio {explain['cpu_total_s'] / floor['cpu_total_s']:.2f}; load average "
+        f"{' '.join(f'{x:.2f}' for x in load_before)} before, {' '.join(f'{x:.2f}' for x in os.getloadavg())} after"
     )
     return "\n".join(lines) + "\n"
 

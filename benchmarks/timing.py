@@ -9,7 +9,10 @@ next tool.  Each call is timed on its own with ``perf_counter`` (an optional ``r
 before it, outside the timing: e.g. to clear a result cache a tool keeps between calls).
 
 Figures: a query's time is the median over the timed passes; the total is the median of the
-passes' totals.  A slow tool gets fewer timed passes (at least one) so that one figure
+passes' totals.  Beside the wall clock, each pass's CPU time (``process_time``: every thread of
+the process, so work handed to a worker thread counts) is recorded as ``cpu_total_s``, the
+median of the passes' CPU totals: on a machine shared with other work it moves much less than
+the wall clock, which also counts the time the process waited for a core.  A slow tool gets fewer timed passes (at least one) so that one figure
 never costs more than ``budget`` seconds; the number of passes is recorded with it.  Tools
 measured together have their timed passes interleaved, one pass of each in turn.
 """
@@ -39,23 +42,27 @@ def measure_many(calls: dict[str, tuple[Callable[[str], Any], Callable[[], None]
     failures: dict[str, dict[str, str]] = {}
     runs: dict[str, int] = {}
     for key, (call, reset) in calls.items():
-        warm_up, failures[key] = _pass(call, queries, reset, failures={})
+        warm_up, failures[key], _ = _pass(call, queries, reset, failures={})
         runs[key] = _runs_within_budget(sum(warm_up.values()), repeat, budget)
     passes: dict[str, list[dict[str, float]]] = {key: [] for key in calls}
+    cpu: dict[str, list[float]] = {key: [] for key in calls}
     for round_ in range(max(runs.values(), default=0)):
         for key, (call, reset) in calls.items():
             if round_ < runs[key]:
-                passes[key].append(_pass(call, queries, reset, failures=None)[0])
-    return {key: _record(passes[key], failures[key]) for key in calls}
+                times, _, cpu_s = _pass(call, queries, reset, failures=None)
+                passes[key].append(times)
+                cpu[key].append(cpu_s)
+    return {key: _record(passes[key], failures[key], cpu[key]) for key in calls}
 
 
-def _record(passes: list[dict[str, float]], failures: dict[str, str]) -> dict[str, Any]:
+def _record(passes: list[dict[str, float]], failures: dict[str, str], cpu: list[float]) -> dict[str, Any]:
     medians = {name: statistics.median(p[name] for p in passes) for name in passes[0]}
     succeeded = {name: seconds for name, seconds in medians.items() if name not in failures}
     worst = max(succeeded, key=succeeded.get) if succeeded else None
     return {
         "runs": len(passes),
         "total_s": statistics.median(sum(p.values()) for p in passes),
+        "cpu_total_s": statistics.median(cpu),
         "median_query_s": statistics.median(succeeded.values()) if succeeded else None,
         "worst_query": worst,
         "worst_query_s": succeeded[worst] if worst else None,
@@ -64,29 +71,33 @@ def _record(passes: list[dict[str, float]], failures: dict[str, str]) -> dict[st
     }
 
 
-def _pass(call, queries, reset, failures: dict[str, str] | None) -> tuple[dict[str, float], dict[str, str]]:
-    """One pass over every query with the collector off; ``failures`` (when given) collects
-    the error of each query that raises."""
+def _pass(call, queries, reset, failures: dict[str, str] | None) -> tuple[dict[str, float], dict[str, str], float]:
+    """One pass over every query with the collector off: each query's wall time, the errors
+    (collected into ``failures`` when given) and the CPU time of the calls together."""
     times: dict[str, float] = {}
     found: dict[str, str] = {} if failures is None else failures
-    clock = time.perf_counter
+    clock, cpu_clock = time.perf_counter, time.process_time
+    cpu = 0.0
     gc.collect()
     gc.disable()
     try:
         for name, sql in queries:
             if reset is not None:
                 reset()
+            cpu_start = cpu_clock()
             start = clock()
             try:
                 call(sql)
             except Exception as error:  # noqa: BLE001 - a peer's failure is a result, not a crash
                 times[name] = clock() - start
+                cpu += cpu_clock() - cpu_start
                 found[name] = _describe(error)
                 continue
             times[name] = clock() - start
+            cpu += cpu_clock() - cpu_start
     finally:
         gc.enable()
-    return times, found
+    return times, found, cpu
 
 
 def _runs_within_budget(warm_up_s: float, repeat: int, budget: float) -> int:

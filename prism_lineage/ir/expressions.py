@@ -13,12 +13,14 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .origin import Origin
+from .quick import quick_init
 from .types import DataType
 
 if TYPE_CHECKING:
     from .relations import Relation
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Expr:
     id: str
@@ -28,6 +30,7 @@ class Expr:
     authored: tuple[str, ...] = field(default=(), kw_only=True)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class FieldRef(Expr):
     """A field of the enclosing operator's input(s)."""
@@ -35,6 +38,7 @@ class FieldRef(Expr):
     field: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class OuterRef(Expr):
     """A correlated reference: a field of an enclosing query's input, read from a subquery."""
@@ -42,6 +46,7 @@ class OuterRef(Expr):
     field: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class CandidateRef(Expr):
     """An unqualified column that may belong to any of several schema-less inputs.
@@ -54,6 +59,7 @@ class CandidateRef(Expr):
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Literal(Expr):
     """A constant.  ``value`` is its SQL text (``None`` for NULL)."""
@@ -61,6 +67,7 @@ class Literal(Expr):
     value: str | None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Call(Expr):
     """A scalar function or operator.
@@ -82,6 +89,7 @@ class Call(Expr):
     params: tuple[str, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SortKey:
     expr: Expr
@@ -89,6 +97,7 @@ class SortKey:
     nulls_first: bool | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class AggregateCall(Expr):
     """An aggregate function; appears only as a measure of an ``Aggregate`` or in a window."""
@@ -109,6 +118,7 @@ class FrameUnit(StrEnum):
     GROUPS = "groups"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class FrameBound:
     """``UNBOUNDED PRECEDING``, ``CURRENT ROW``, ``<offset> FOLLOWING`` …"""
@@ -117,6 +127,7 @@ class FrameBound:
     offset: Expr | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WindowFrame:
     unit: FrameUnit
@@ -124,6 +135,7 @@ class WindowFrame:
     end: FrameBound | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class WindowCall(Expr):
     """A window function: ``function`` is an ``AggregateCall`` or a ranking/offset ``Call``."""
@@ -142,6 +154,7 @@ class SubqueryKind(StrEnum):
     ALL = "all"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Subquery(Expr):
     """A subquery used as an expression.
@@ -163,6 +176,7 @@ class AccessKind(StrEnum):
     COLUMN = "column"  # a column named through a star that stands for unknown columns (``.name``)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class NestedAccess(Expr):
     """Reading part of a structured value: ``base`` then the ``steps`` of a path.

@@ -16,9 +16,11 @@ from enum import StrEnum
 
 from .expressions import AggregateCall, Expr, SortKey, WindowCall
 from .origin import Origin
+from .quick import quick_init
 from .types import DataType
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Field:
     """A field a relation creates.  ``authored``: see ``Relation``."""
@@ -30,6 +32,7 @@ class Field:
     authored: tuple[str, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Relation:
     """A relational operator.
@@ -60,6 +63,7 @@ class Relation:
 # --- leaves -------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MaskingPolicy:
     """A declared masking policy on a column of a scanned table: readers see a masked value.
@@ -73,6 +77,7 @@ class MaskingPolicy:
     reads: tuple[tuple[str, str], ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Scan(Relation):
     """``FROM table``.  ``table`` is the name as the catalog spells it (or as written, when the
@@ -90,6 +95,7 @@ class Scan(Relation):
         return self.columns
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Values(Relation):
     """``VALUES (…), (…)``: literal rows."""
@@ -105,6 +111,7 @@ class Values(Relation):
 # --- single input ------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Project(Relation):
     """``SELECT expr AS name, …``: one new field per expression."""
@@ -122,6 +129,7 @@ class Project(Relation):
         return self.columns
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Filter(Relation):
     """``WHERE`` / ``HAVING`` / ``QUALIFY``: keeps the rows where ``predicate`` holds."""
@@ -149,6 +157,7 @@ class JoinKind(StrEnum):
     ANTI = "anti"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Join(Relation):
     """``left <kind> JOIN right ON condition``.  Semi and anti joins keep the left fields only.
@@ -176,6 +185,7 @@ class Join(Relation):
         return self.left.fields + self.right.fields
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Aggregate(Relation):
     """``GROUP BY keys`` with ``measures``.
@@ -199,6 +209,7 @@ class Aggregate(Relation):
         return self.columns
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Window(Relation):
     """Window functions over the input: the input's fields, then one new field per call."""
@@ -216,6 +227,7 @@ class Window(Relation):
         return self.input.fields + self.columns
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Sort(Relation):
     """``ORDER BY keys``."""
@@ -232,6 +244,7 @@ class Sort(Relation):
         return self.input.fields
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Limit(Relation):
     """``LIMIT count OFFSET offset`` (either may be absent)."""
@@ -249,6 +262,7 @@ class Limit(Relation):
         return self.input.fields
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Distinct(Relation):
     """``SELECT DISTINCT`` (``on`` empty) or ``DISTINCT ON (on…)``."""
@@ -311,6 +325,7 @@ def position_matches(left: tuple[Field, ...], right: tuple[Field, ...]) -> tuple
     return tuple(out)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class SetOperation(Relation):
     """``left UNION|INTERSECT|EXCEPT [ALL] right``: fields merge by position, named after the
@@ -335,6 +350,7 @@ class SetOperation(Relation):
 # --- common table expressions ------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class CteRef(Relation):
     """One reference to a ``WITH name AS (definition)``.
@@ -363,6 +379,7 @@ class CteRef(Relation):
         return self.columns
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class RecursiveCte(Relation):
     """``WITH RECURSIVE name AS (anchor UNION [ALL] recursive)``.
@@ -386,6 +403,7 @@ class RecursiveCte(Relation):
         return self.columns
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class RecursiveRef(Relation):
     """The recursive CTE read from inside its own recursive term."""

@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir import Origin
+from ..ir.quick import quick_init
 from .kinds import Confidence, Relationship, Transformation
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Edge:
     """``source`` → ``target`` (target ids), with the RFC's kinds and the evidence for it.
@@ -31,6 +33,7 @@ class Edge:
     path: str | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Link:
     """A structural link that is *not* lineage by itself.

@@ -104,6 +104,12 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
             stack.extend((d, step, inner_confidence, inner_reason, _WHOLE) for d in node.dynamic)
         elif isinstance(node, Call):
             facts = _classify(node, functions)
+            if suffix and (facts is None or not facts.keeps_paths) and confidence is EXACT:
+                # A part of a computed value (``CAST(ROW(a, b) AS ROW(x INT, y INT)).x``) depends
+                # on some of its inputs, and which is not known: every input is listed, never
+                # exactly (specs/nested.md rule 3, as when the value is computed in a derived table).
+                confidence = _CONSERVATIVE
+                reason = f"the part {_path(suffix)} is read from a computed value, so every input of that value is listed"
             if facts is None:
                 step = strongest(transformation, _EXPRESSION)
                 stack.extend((arg, step, confidence, reason, _WHOLE) for arg in node.args)

@@ -732,6 +732,7 @@ _HANDLERS: dict[type, object] = {
     exp.Bracket: _L.bracket,
     exp.StructExtract: _L.struct_extract,
     exp.Columns: stars.lower_columns,
+    exp.Struct: nested.lower_struct,
     **{cls: _L.json_access for cls in semi_structured.ACCESS_NODES},
     **{cls: _L.generator for cls in (exp.Explode, exp.ExplodeOuter, exp.Posexplode, exp.PosexplodeOuter, exp.Inline,
                                      exp.Unnest, exp.ExplodingGenerateSeries, generators.GeneratedOutput)},

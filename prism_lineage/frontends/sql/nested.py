@@ -27,7 +27,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from ...errors import UnknownColumnError
-from ...ir import AccessKind, Expr, NestedAccess
+from ...ir import AccessKind, Call, Expr, NestedAccess
 
 if TYPE_CHECKING:
     from .expressions import ExpressionLowerer, Mode
@@ -183,6 +183,27 @@ def access(lowerer: "ExpressionLowerer", base: Expr, steps: list[Step], node: ex
     type and exactness."""
     ctx = lowerer.ctx
     dialect = _dialect_name(ctx)
+    names = constructor_names(base) if steps and steps[0].name is not None else None
+    if names is not None:
+        # Snowflake's object keys are told apart by case; struct fields elsewhere are not.
+        case_sensitive = semi_structured and dialect == "snowflake"
+        position = constructed_field(names, steps[0], case_sensitive)
+        if position is None and not semi_structured and not any(
+                n.lower() == steps[0].name.lower() for n in names):
+            # A field the constructor does not build: an error, as for a declared struct.
+            raise UnknownColumnError(steps[0].name, table=_describe(base_node if base_node is not None else node,
+                                                                    ctx), available=list(names),
+                                     origin=_where(lowerer, node))
+        if position is not None:
+            # ``STRUCT(a AS x).x`` is ``a``: the constructor names the field, so the value read is
+            # exactly that field's expression (specs/nested.md rule 5a).
+            field = base.args[position]
+            if len(steps) == 1:
+                return field
+            inner = base_node.args.get("expressions") if isinstance(base_node, exp.Struct) else None
+            named = _field_node(inner, steps[0]) if inner else None
+            return access(lowerer, field, steps[1:], node, mode, semi_structured=semi_structured,
+                          base_node=named)
     info = type_info(base.type, dialect)
     label = _describe(base_node if base_node is not None else node, ctx)
     if info.kind == "scalar" and semi_structured:
@@ -223,7 +244,11 @@ def access(lowerer: "ExpressionLowerer", base: Expr, steps: list[Step], node: ex
             why = why or "unchecked"
             info = UNKNOWN
             continue
-        info, spelled = _step_into(before, step, label)
+        try:
+            info, spelled = _step_into(before, step, label)
+        except UnknownColumnError as error:
+            error.origin = error.origin or _where(lowerer, node)
+            raise
         rendered.append(render(spelled, before.kind, before))
     path = label + "".join(rendered)
     reason = {
@@ -248,6 +273,81 @@ def access(lowerer: "ExpressionLowerer", base: Expr, steps: list[Step], node: ex
                         None if exact else reason, tuple(dynamic))
 
 
+def constructor_names(call: Expr) -> tuple[str, ...] | None:
+    """The field names of a struct constructor that plainly names every field (``STRUCT(a AS x)``,
+    ``{'x': a}``, ``named_struct('x', a)``, ``OBJECT_CONSTRUCT('x', a)``, a whole row of declared
+    columns); ``None`` for anything else (a field left unnamed, an unknown ``*`` part)."""
+    if not isinstance(call, Call) or call.function != "struct" or not call.params:
+        return None
+    if len(call.params) != len(call.args):
+        return None
+    if any(not name or name == "*" or name.endswith(".*") for name in call.params):
+        return None
+    return call.params
+
+
+def constructed_field(names: tuple[str, ...], step: Step, case_sensitive: bool = False) -> int | None:
+    """The position of the field ``step`` names among a constructor's ``names``; ``None`` when no
+    field, or more than one, has that name (``{'x': a, 'X': b}`` where names match without case)."""
+    if step.name is None:
+        return None
+    if case_sensitive:
+        found = [i for i, name in enumerate(names) if name == step.name]
+    else:
+        found = [i for i, name in enumerate(names) if name.lower() == step.name.lower()]
+    return found[0] if len(found) == 1 else None
+
+
+def _field_node(items: list[exp.Expression], step: Step) -> exp.Expression | None:
+    """The SQL of the constructor's field ``step`` names (for the label of a deeper access)."""
+    for item in items:
+        name = struct_field_name(item)
+        if name is not None and name.lower() == (step.name or "").lower():
+            return struct_field_value(item)
+    return None
+
+
+def struct_field_name(node: exp.Expression) -> str | None:
+    """The name a struct constructor's item gives its field (``a AS x``, ``x := a``, ``'x': a``,
+    ``named_struct('x', a)``), as written; ``None`` for an unnamed item."""
+    if isinstance(node, exp.PropertyEQ):
+        name = node.this
+        if isinstance(name, exp.Identifier) or (isinstance(name, exp.Literal) and name.is_string):
+            return name.name
+        return None
+    if isinstance(node, exp.Alias):
+        return node.alias or None
+    return None
+
+
+def struct_field_value(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.PropertyEQ):
+        return node.expression
+    if isinstance(node, exp.Alias):
+        return node.this
+    return node
+
+
+def lower_struct(lowerer: "ExpressionLowerer", node: exp.Struct, mode: "Mode") -> Expr:
+    """A struct constructor whose every item names its field: ``struct(values…)`` with the field
+    names as the call's parameter names (as a whole row is), so a field read out of it later in
+    the same expression is that field's value (``access``).  Any other constructor (an unnamed
+    item, a ``*``) is lowered as any function."""
+    from . import stars
+
+    items = node.expressions
+    names = [struct_field_name(item) for item in items]
+    if not items or any(n is None for n in names) or any(stars.is_star(struct_field_value(i)) for i in items):
+        # No parameter names: sqlglot's (``expressions``) would read as field names.
+        return lowerer._call("struct", lowerer._args(node, mode), node, None)
+    normalizer = lowerer.ctx.normalizer
+    spelled = [normalizer.part(item.this) if isinstance(item, exp.PropertyEQ) and isinstance(item.this, exp.Identifier)
+               else (normalizer.part(item.args["alias"]) if isinstance(item, exp.Alias) else name)
+               for item, name in zip(items, names)]
+    values = [lowerer.lower(struct_field_value(item), mode) for item in items]
+    return lowerer._call("struct", values, node, None, tuple(spelled))
+
+
 def _step_into(info: TypeInfo, step: Step, described: str,
                declared_semi: bool = False) -> tuple[TypeInfo, Step]:
     """The type reached by one step, and the step as the type spells it; a field a declared
@@ -269,6 +369,16 @@ def _step_into(info: TypeInfo, step: Step, described: str,
     if info.kind == "semi":
         return SEMI, step
     return UNKNOWN, step
+
+
+def _where(lowerer: "ExpressionLowerer", node: exp.Expression):
+    """Where an access is written, for its errors: the field name of ``x.f``, else the access."""
+    ctx = lowerer.ctx
+    named = node.expression if isinstance(node, exp.Dot) else (
+        node.expressions[0] if isinstance(node, exp.Bracket) and node.expressions else None)
+    if named is not None and ctx.origin(named) is not None:
+        return ctx.origin(named)
+    return ctx.origin(node) or lowerer._span(node)
 
 
 def _describe(node: exp.Expression, ctx) -> str:

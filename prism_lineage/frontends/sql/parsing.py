@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from operator import attrgetter
 
 import sqlglot.errors as sqlglot_errors
 from sqlglot import exp
@@ -124,11 +125,18 @@ _PREFIX = frozenset((TokenType.NOT, TokenType.DASH, TokenType.PLUS, TokenType.TI
 
 def _constructors(dialect: Dialect) -> frozenset[TokenType]:
     parser = dialect.parser_class
-    nested = parser.NESTED_TYPE_TOKENS | parser.STRUCT_TYPE_TOKENS
-    return frozenset(t for t in nested if t.name in _CONSTRUCTOR_NAMES)
+    found = _CONSTRUCTORS.get(parser)
+    if found is None:  # once per parser class: the sets are large and every parse asks
+        nested = parser.NESTED_TYPE_TOKENS | parser.STRUCT_TYPE_TOKENS
+        found = _CONSTRUCTORS[parser] = frozenset(t for t in nested if t.name in _CONSTRUCTOR_NAMES)
+    return found
+
+
+_CONSTRUCTORS: dict[type, frozenset[TokenType]] = {}
 
 
 _OPENERS = frozenset((TokenType.L_PAREN, TokenType.L_BRACKET))
+_TOKEN_TYPE = attrgetter("token_type")
 _COUNTED = tuple(_CLOSERS) + tuple(_PREFIX)  # what may add a level
 
 
@@ -140,7 +148,7 @@ def too_deep(tokens: list[Token], limit: int, constructors: frozenset[TokenType]
     the nesting stays within both."""
     # Fast path (almost every statement): with no more openers in the whole text than the
     # limit allows, nothing can nest deeper than it.
-    counts = Counter([token.token_type for token in tokens])
+    counts = Counter(map(_TOKEN_TYPE, tokens))
     if (sum(counts[kind] for kind in _COUNTED) <= limit
             and sum(counts[kind] for kind in constructors) <= constructor_limit):
         return None
