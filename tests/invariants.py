@@ -227,6 +227,8 @@ def named_identifiers(sql: str, dialect: str | None, catalog: Catalog | None = N
                 star = True  # NATURAL JOIN names its columns implicitly
             elif isinstance(node, exp.Pivot):
                 star = True  # PIVOT groups by (UNPIVOT keeps) every column it does not name
+            elif isinstance(node, exp.TableAlias) and node.columns:
+                star = True  # ``t AS u(a, b)`` names t's first columns by position, whatever they are
             elif isinstance(node, exp.Columns):
                 star = True  # DuckDB's COLUMNS(pattern) stands for the columns its pattern picks
                 # … and COLUMNS(['a', 'b']) names its columns in strings.

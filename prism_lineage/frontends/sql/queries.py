@@ -37,6 +37,7 @@ from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
 from . import generators, pivot
+from .renaming import is_star, needs_renaming, rename_by_position, renamed_columns
 from .names import table_parts
 from .policies import apply_policies
 from .semantic_views import semantic_view_item
@@ -340,7 +341,13 @@ class QueryLowerer:
             relation = self._recursive_cte(definition, body)
         else:
             relation = self.lower_query(body, None, definition.env)
-        if definition.columns and len(definition.columns) != len(relation.fields):
+        if definition.columns and needs_renaming(relation, definition.columns):
+            # ``WITH c(a, b) AS (SELECT * FROM t)`` over a schema-less t: the names cannot be
+            # zipped with columns nobody declared (renaming.py).
+            relation = rename_by_position(self.ctx, relation, definition.columns, definition.name, relation.origin)
+            definition.columns = [f.name for f in relation.fields]
+        # More names than columns is an error; fewer rename the first ones (Postgres, DuckDB).
+        elif definition.columns and len(definition.columns) > len(relation.fields):
             raise InvalidStatementError(
                 f"CTE {definition.name} names {len(definition.columns)} columns but its query returns "
                 f"{len(relation.fields)}",
@@ -530,6 +537,8 @@ class QueryLowerer:
             build = apply_policies(self, builder, source, table, item) if table is not None else builder.build
             if column_aliases and table is not None:
                 return build, self._renamed(builder, source, column_aliases)[1]
+            if column_aliases:
+                return self._renamed_open(builder, build, source, column_aliases, origin)
             return build, [source]
         if isinstance(item, (exp.Subquery, exp.Lateral)) and isinstance(item.this, exp.Query | exp.Subquery):
             inner = item.this
@@ -554,7 +563,28 @@ class QueryLowerer:
         renamed = Source(source.alias, source.label, source.relation_id, columns, aliased=True)
         return builder.build, [renamed]
 
+    def _renamed_open(self, builder: ScanBuilder, build, source: Source, names: list[str], origin: Origin | None):
+        """``FROM t AS u(a, b)`` over a table without a schema: the names stand for its first
+        columns, which nobody declared (renaming.py); a column named otherwise is read out of its
+        star, as through a derived table's."""
+        project_id = self.ctx.ids.new("project", origin)
+        exprs, fields = renamed_columns(self.ctx, (builder.column("*"),), names, source.label, origin, project_id)
+        built: list[Relation] = []
+
+        def build_renamed() -> Relation:  # the scan is built once the query has named its columns
+            if not built:
+                built.append(Project(project_id, origin, build(), exprs, fields))
+            return built[0]
+
+        columns = [(f.name, f) for f in fields if not is_star(f)]
+        star = next(f for f in fields if is_star(f))
+        return build_renamed, [Source(source.alias, source.label, project_id, columns, aliased=True, star=star,
+                                      named_star=True)]
+
     def _derived(self, relation: Relation, alias: str | None, column_aliases: list[str], item: exp.Expression):
+        if column_aliases and needs_renaming(relation, column_aliases):
+            relation = rename_by_position(self.ctx, relation, column_aliases, alias or "the subquery", relation.origin)
+            column_aliases = []
         names = [f.name for f in relation.fields]
         names = column_aliases + names[len(column_aliases):]
         columns = []
@@ -581,14 +611,18 @@ class QueryLowerer:
         else:
             body = self._cte_relation(definition)
             ref_id = ctx.ids.new("cte", origin)
-            names = definition.columns or [f.name for f in body.fields]
-            names = column_aliases + names[len(column_aliases):]
+            names = definition.columns + [f.name for f in body.fields][len(definition.columns):]
+            renames_a_star = bool(column_aliases) and needs_renaming(body, column_aliases)
+            if not renames_a_star:
+                names = column_aliases + names[len(column_aliases):]
             fields = tuple(Field(field_id(ref_id, i), names[i], f.type, origin) for i, f in enumerate(body.fields))
             relation = CteRef(ref_id, origin, definition.name, body, fields, definition.script)
+            if renames_a_star:  # ``FROM c AS u(a, b)`` where c has a schema-less star (renaming.py)
+                relation = rename_by_position(ctx, relation, column_aliases, alias, origin)
         columns = []
         star = None
         for f in relation.fields:
-            if f.name == "*" or f.name.endswith(".*"):
+            if is_star(f):
                 star = f
             else:
                 columns.append((f.name, f))

@@ -31,6 +31,7 @@ from .context import LoweringContext
 from .names import table_parts
 from .procedures import NOT_READ, define_parameters, is_routine
 from .queries import CteEnv, QueryLowerer
+from .renaming import fit_written, is_star
 
 _QUERY = (exp.Query, exp.Values, exp.Subquery)
 # Dialects whose INSERT without a column list may give fewer values than the table has
@@ -77,6 +78,8 @@ def lower_insert(node: exp.Insert, ctx: LoweringContext) -> Statement:
     names = _insert_names(node, target, root, static, ctx, dynamic)
     if len(names) != len(root.fields) and _only_stars(root):
         root = _spread_star(root, names, ctx)
+    elif len(names) != len(root.fields):  # a star among the query's columns (_insert_names)
+        root = _fit(root, names, target, "INSERT INTO", ctx)
     if static:
         root = _with_constants(root, static, ctx)
         names = names + [name for name, _ in static]
@@ -105,7 +108,7 @@ def _insert_names(node: exp.Insert, target: Target, root: Relation, static: list
         return names
     elif target.table is not None:
         names = [c.name for c in target.table.columns if c.name.lower() not in partitioned] + list(dynamic)
-        if width < len(names) and ctx.dialect.__class__.__name__.lower() in _SHORT_INSERT_DIALECTS:
+        if width < len(names) and _short_inserts(ctx) and not any(is_star(f) for f in root.fields):
             names = names[:width]  # the remaining columns get their defaults
     else:
         names = [f.name for f in root.fields]
@@ -119,9 +122,21 @@ def _insert_names(node: exp.Insert, target: Target, root: Relation, static: list
             None, target.origin,
         )
         return names
-    if len(names) != width and not _only_stars(root):
+    if len(names) != width and not any(is_star(f) for f in root.fields):
         raise column_count_mismatch(statement, target, names, width, root.origin or target.origin)
     return names
+
+
+def _short_inserts(ctx: LoweringContext) -> bool:
+    return ctx.dialect.__class__.__name__.lower() in _SHORT_INSERT_DIALECTS
+
+
+def _fit(root: Relation, names: list[str], target: Target, statement: str, ctx: LoweringContext) -> Relation:
+    """The query's columns, a star among them, onto the written names (renaming.fit_written)."""
+    fitted = fit_written(ctx, root, names, target.name, exact_width=not _short_inserts(ctx))
+    if fitted is None:
+        raise column_count_mismatch(statement, target, names, len(root.fields), root.origin or target.origin)
+    return fitted
 
 
 def _only_stars(relation: Relation) -> bool:
@@ -218,6 +233,8 @@ def lower_create(node: exp.Create, ctx: LoweringContext) -> Statement:
     if listed:
         if len(listed) != len(names) and _only_stars(root):
             root = _spread_star(root, [n for n, _ in listed], ctx)
+        elif len(listed) != len(names) and any(is_star(f) for f in root.fields):
+            root = _fit(root, [n for n, _ in listed], target, f"CREATE {created}", ctx)
         elif len(listed) != len(names):
             raise column_count_mismatch(f"CREATE {created}", target, [n for n, _ in listed], len(names), root.origin or origin)
         names = [name for name, _ in listed]

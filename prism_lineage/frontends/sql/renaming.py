@@ -1,0 +1,108 @@
+"""Column names given by position: ``FROM (…) AS u(a, b)``, ``FROM t AS u(a, b)``, ``WITH c(a, b)``.
+
+A name list renames its relation's columns in order.  Where the relation has a star — the unknown
+columns of a table without a schema (``SELECT *`` over it) — before or at a named position, the
+column a name stands for cannot be told: the star may hold any number of columns.  Renaming then
+gives each such name what it may be (the star's columns, or a later column the star may push
+into that position), conservatively and said; never the table's column that happens to be
+spelled like the new name, which is what reading the name through the star would give.
+"""
+
+from __future__ import annotations
+
+from ...ir import CandidateRef, Expr, Field, FieldRef, Project, Relation, field_id
+from ...ir.origin import Origin
+from .context import LoweringContext
+
+
+def is_star(f: Field) -> bool:
+    return f.name == "*" or f.name.endswith(".*")
+
+
+def needs_renaming(relation: Relation, names: list[str]) -> bool:
+    """Whether a star comes at or before the last named position (so plain zipping is wrong)."""
+    return any(is_star(f) for f in relation.fields[:len(names)])
+
+
+def rename_by_position(ctx: LoweringContext, relation: Relation, names: list[str], label: str,
+                       origin: Origin | None) -> Relation:
+    """``relation`` with its columns renamed by ``names`` in order, where a star comes at or
+    before a named position (see the module docstring and ``renamed_columns``)."""
+    project_id = ctx.ids.new("project", origin)
+    exprs, columns = renamed_columns(ctx, relation.fields, names, label, origin, project_id)
+    return Project(project_id, origin, relation, exprs, columns)
+
+
+def renamed_columns(ctx: LoweringContext, fields: tuple[Field, ...], names: list[str], label: str,
+                    origin: Origin | None, project_id: str,
+                    rest: bool = True) -> tuple[tuple[Expr, ...], tuple[Field, ...]]:
+    """The expressions and fields of the renaming projection: columns before the first star
+    renamed exactly; each later name a candidate reference over what may stand at its position;
+    then the star(s) and the columns after the first star, under their own names, for what the
+    names do not cover (``rest``; a write has exactly the columns it names)."""
+    first = next(i for i, f in enumerate(fields) if is_star(f))
+    exprs: list[Expr] = []
+    columns: list[Field] = []
+
+    def add(name: str, expr: Expr, type_) -> None:
+        exprs.append(expr)
+        columns.append(Field(field_id(project_id, len(columns)), name, type_, origin))
+
+    for position, name in enumerate(names):
+        if position < first:
+            f = fields[position]
+            add(name, FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id), f.type)
+            continue
+        # Field m (after the first star) lands at position m - (stars before it) or later: each
+        # star may hold no column at all, or many.
+        candidates: list[Field] = []
+        stars_before = 0
+        for m in range(first, len(fields)):
+            f = fields[m]
+            if is_star(f):
+                candidates.append(f)
+                stars_before += 1
+            elif m - stars_before <= position:
+                candidates.append(f)
+        labels = " or ".join("a column of " + (c.name[:-2] if c.name.endswith(".*") else label) if is_star(c)
+                             else c.name for c in candidates)
+        reason = (f"{name} names the column at position {position + 1} of {label}, whose columns before it are not "
+                  f"all in the schema: it is {labels}, which is not known")
+        add(name, CandidateRef(ctx.ids.new("col", origin), origin, None, tuple(c.id for c in candidates), reason),
+            None)
+    for f in fields[first:] if rest else ():
+        if not is_star(f):
+            ctx.uncertain_about(
+                f"{f.name} keeps its name only where the unknown columns of {label} outnumber the names given "
+                f"({', '.join(names)}); otherwise one of those names renames it", f.name, origin)
+        add(f.name, FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id), f.type)
+    return tuple(exprs), tuple(columns)
+
+
+def fit_written(ctx: LoweringContext, root: Relation, names: list[str], label: str,
+                exact_width: bool) -> Relation | None:
+    """A write's query whose columns include a star (``INSERT INTO t SELECT *, now() FROM s``, s
+    without a schema) projected onto the ``names`` written, by position.  Where the engine needs
+    as many values as names (``exact_width``) and there is one star, its width follows: the names
+    before it and after it are exact, the ones it covers are its unknown columns.  Otherwise
+    (several stars; Postgres, whose INSERT may give fewer values) each name from the first star on
+    is a candidate over what may stand there.  ``None``: the names cannot be filled (fewer names
+    than the query's known columns need)."""
+    fields = root.fields
+    stars = [i for i, f in enumerate(fields) if is_star(f)]
+    origin = root.origin
+    project_id = ctx.ids.new("project", origin)
+    if exact_width and len(stars) == 1:
+        width = len(names) - (len(fields) - 1)
+        if width < 1:
+            return None
+        star = stars[0]
+        plan = list(fields[:star]) + [fields[star]] * width + list(fields[star + 1:])
+        exprs = tuple(FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id) for f in plan)
+        columns = tuple(Field(field_id(project_id, i), name, None if is_star(f) else f.type, origin)
+                        for i, (name, f) in enumerate(zip(names, plan)))
+        return Project(project_id, origin, root, exprs, columns)
+    if len(fields) - len(stars) > len(names):
+        return None
+    exprs, columns = renamed_columns(ctx, fields, names, label, origin, project_id, rest=False)
+    return Project(project_id, origin, root, exprs, columns)
