@@ -42,12 +42,16 @@ class Table:
     columns: tuple[Column, ...]
     spec: Mapping[str, Any] | None = None
     _index: dict[str, list[Column]] = field(init=False, repr=False, compare=False)
+    # Each column's position by name (the last one of a repeated name), for ordering the columns
+    # a query reads as the table declares them: asked for every table read of every query.
+    positions: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index: dict[str, list[Column]] = {}
         for column in self.columns:
             index.setdefault(column.name.lower(), []).append(column)
         object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "positions", {c.name: i for i, c in enumerate(self.columns)})
 
     def has(self, lowered: str) -> bool:
         return lowered in self._index

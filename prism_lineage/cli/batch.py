@@ -2,10 +2,11 @@
 explained statement by statement on every core (``--jobs``).
 
 Each statement is explained on its own, as a query log's statements are independent (no
-statement sees the tables another creates).  The statements are cut at the semicolons
-sqlglot's tokenizer finds, a block of text at a time, so a semicolon in a string or a comment
-never cuts, memory stays bounded and the workers start at once.  Results come back in input
-order (worker processes take chunks of statements and answer them one by one); a statement
+statement sees the tables another creates).  The statements are cut where sqlglot's parser ends
+them, a block of text at a time (``split_statements``), so a semicolon in a string, a comment or
+a routine body never cuts, memory stays bounded and the workers start at once.  Results come
+back in input order (worker processes take chunks of statements and answer them one by one) and
+are numbered there, one number per answer (``write_outcome``); a statement
 that fails is reported in the output in its place and the others go on.  A worker process that
 dies (killed, out of memory, a crash in native code) is noticed at once: the statement it was
 on is reported failed, with its file, a new worker takes its place and the run finishes.
@@ -77,14 +78,37 @@ class Unreadable:
     error: PrismError
 
 
+# The output of one answer (or failed statement), cut where its statement number goes: the
+# number is known only in input order, once the answers before it are counted (one statement
+# may give several answers: a routine and its body, an INSERT ALL), so the parent writes it.
+# ``None``: an answer counted but not shown (``--column``).
+Piece = tuple[str, str] | None
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    rendered: str  # the output for this statement (or script), ready to write
+    rendered: str = ""  # output with no statement number (a file that cannot be read), after the pieces
     chars: int = 0  # the length of its text (the progress bar counts text)
     explained: int = 0
     failed: int = 0
     shown: int = 0  # answers written (with --column, those that have a field asked for)
     skipped: int = 0  # statements of a script after the one that failed: not explained
+    pieces: tuple[Piece, ...] = ()  # each answer or failure, in order, numbered by the parent
+    file: str | None = None  # whose statements they are (numbers count from 1 in each file)
+
+
+def write_outcome(outcome: Outcome, numbers: dict, first: int) -> str:
+    """The output of ``outcome``, its statements numbered after those of its file before it
+    (``numbers``: file → statements so far; ``first``: 1 in text, 0 (an index) in JSON)."""
+    number = numbers.get(outcome.file, 0)
+    parts = []
+    for piece in outcome.pieces:
+        if piece is not None:
+            parts.append(f"{piece[0]}{number + first}{piece[1]}")
+        number += 1
+    numbers[outcome.file] = number
+    parts.append(outcome.rendered)
+    return "".join(parts)
 
 
 def default_jobs() -> int:
@@ -118,9 +142,11 @@ def run_batch(args, jobs: int) -> int:
     # Statements are cut while the workers explain the first ones (``imap`` draws them lazily).
     units = _script_units(inputs) if scripts else _units(inputs, dialect)
     outcomes, processes = _outcomes(units, options, jobs)
+    numbers: dict[str | None, int] = {}
+    first = 0 if args.format == "json" else 1
     with _Progress(sum(len(text) for _, text in inputs if isinstance(text, str))) as bar:
         for outcome in outcomes:
-            sys.stdout.write(outcome.rendered)
+            sys.stdout.write(write_outcome(outcome, numbers, first))
             explained += outcome.explained
             failed += outcome.failed
             skipped += outcome.skipped
@@ -180,26 +206,27 @@ def _units(inputs, dialect) -> Iterator[Statement | Unreadable]:
 
 def split_statements(text: str, file: str | None, dialect, *,
                      block_chars: int = _BLOCK_CHARS) -> Iterator[Statement | Unreadable]:
-    """The non-empty statements of ``text``, cut at the semicolon tokens.
+    """The non-empty statements of ``text``, cut where sqlglot's parser ends them.
 
-    The text is tokenized a block at a time, from a known statement boundary to just after a
-    ``;`` character.  If that cut falls inside a string or a comment, the tokenizer reports it
-    unterminated and the block doubles.  The statements ending at a semicolon token of the
-    block are taken; the next block starts after the last one.  Text that cannot be tokenized
-    to its end (an unterminated string) gives up the statements it begins with, and the rest
-    is one statement, whose error is reported.
+    The text is read a block at a time, from a known statement boundary to just after a ``;``
+    character: tokenized (a cut inside a string or a comment leaves it unterminated, and the
+    block doubles), then parsed, noting which tokens each statement took
+    (``parsing.statement_extents``) — so a ``;`` inside a string, a comment, a ``$$`` body or a
+    ``BEGIN … END`` block never cuts, and a routine the SQL frontend reads with the statements
+    after it (BigQuery's ``CREATE PROCEDURE … BEGIN s1; s2; END``) stays one statement.  The
+    last statement of a block may go on past it: it starts the next block.  A statement the
+    parser refuses is cut where the parser stopped reading it (its own error is reported in
+    its place).  Text that cannot be tokenized to its end (an unterminated string) gives up
+    the statements it begins with, and the rest is one statement, whose error is reported.
     """
-    from sqlglot.tokens import TokenType
-
-    semicolon = TokenType.SEMICOLON
     lines = _LineIndex(text)
     start, index, size, block = 0, 0, len(text), block_chars
     while start < size:
         cut = _cut_after(text, start + block)
+        final = cut >= size
         tokens = _tokenize(dialect, text[start:cut])
-        last = cut >= size and tokens is not None
-        if not last and not (tokens and any(t.token_type == semicolon for t in tokens)):
-            if cut < size:
+        if tokens is None:
+            if not final:
                 block *= 2
                 continue
             tokens, cut = _readable_prefix(dialect, text, start)
@@ -208,21 +235,70 @@ def split_statements(text: str, file: str | None, dialect, *,
                 if rest.strip():
                     yield _statement(file, index, lines, start, size - len(rest.lstrip()), rest)
                 return
+            final = True  # what follows cannot be read: the prefix's statements end in it
+        piece = text[start:cut]
+        found = _cut_units(tokens, piece, dialect, final)
+        if found is None:  # one statement, which may go on past the block
+            block *= 2
+            continue
+        units, resume = found
+        for piece_start, first, end in units:
+            yield _statement(file, index, lines, start + piece_start, start + first, piece[piece_start:end])
+            index += 1
         block = block_chars
-        piece_start, first = start, None
-        for token in tokens:
-            if token.token_type == semicolon:
-                if first is not None:
-                    yield _statement(file, index, lines, piece_start, start + first, text[piece_start:start + token.start])
-                    index += 1
-                piece_start, first = start + token.end + 1, None
-            elif first is None:
-                first = token.start
-        if last:
-            if first is not None:
-                yield _statement(file, index, lines, piece_start, start + first, text[piece_start:])
+        start += resume
+        if cut >= size and resume >= len(piece):
             return
-        start = piece_start
+
+
+def _cut_units(tokens: list, piece: str, dialect, final: bool) -> tuple[list[tuple[int, int, int]], int] | None:
+    """The statements of a block as (start of its text, its first token, end of its text), in
+    offsets of ``piece``, and where the next block starts; ``None`` if nothing can be cut yet."""
+    from sqlglot import exp
+
+    from ..frontends.sql.parsing import chunk_extents, statement_extents
+    from ..frontends.sql.procedures import statements_taken
+    from ..guarded import run_guarded
+
+    if not tokens:
+        return ([], len(piece)) if final else None  # only comments so far
+    try:
+        extents = run_guarded(statement_extents, tokens, piece, dialect)
+    except PrismError:  # nested too deeply for the parser after all: each part fails on its own
+        extents = chunk_extents(tokens)
+    read = [e for e in extents.statements if e.node is not None and not isinstance(e.node, exp.Semicolon)]
+    groups: list[tuple[int, int]] = []
+    position = 0
+    while position < len(read):
+        taken = statements_taken(read[position].node, [e.node for e in read[position + 1:]])
+        last = read[min(position + taken, len(read) - 1)]
+        groups.append((read[position].first, last.end))
+        position += taken + 1
+    failed = extents.failed
+    if failed is not None:
+        if failed.end >= len(tokens) - 1 and not final:
+            # It may fail only because the block cut it short: read it again with more text.
+            if not groups:
+                return None
+            return _spans(tokens, piece, groups), _after(tokens, failed.first)
+        groups.append((failed.first, failed.end))
+        return _spans(tokens, piece, groups), _after(tokens, failed.end + 1) if failed.end < len(tokens) else len(piece)
+    if not final:
+        if len(groups) <= 1:
+            return None
+        return _spans(tokens, piece, groups[:-1]), _after(tokens, groups[-1][0])
+    return _spans(tokens, piece, groups), len(piece)
+
+
+def _after(tokens: list, first: int) -> int:
+    """Where the text of a statement whose first token is ``tokens[first]`` starts: just after
+    the ``;`` before it."""
+    return tokens[first - 1].end + 1 if first > 0 else 0
+
+
+def _spans(tokens: list, piece: str, groups: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    return [(_after(tokens, first), tokens[first].start, tokens[end].start if end < len(tokens) else len(piece))
+            for first, end in groups]
 
 
 def _tokenize(dialect, text: str):
@@ -474,9 +550,9 @@ def explain_unit(unit: Statement | Script | Unreadable) -> Outcome:
                         len(unit.text))
     except Exception as error:  # noqa: BLE001 - one statement's bug must not stop the log
         return _failure(unit.file, unit.index, unit.line, _internal(error), format_, show_files, None, len(unit.text))
-    answers = [s.model_copy(update={"index": unit.index + n}) for n, s in enumerate(explanation.statements)]
-    rendered, shown = _render(unit.file, [(unit.line, answer) for answer in answers], format_, show_files)
-    return Outcome(rendered, len(unit.text), explained=1, shown=shown)
+    pieces, shown = _render(unit.file, [(unit.line, answer) for answer in explanation.statements], format_,
+                            show_files)
+    return Outcome("", len(unit.text), explained=1, shown=shown, pieces=pieces, file=unit.file)
 
 
 def _explain_script(unit: Script) -> Outcome:
@@ -501,16 +577,17 @@ def _explain_script(unit: Script) -> Outcome:
         error = caught
     except Exception as caught:  # noqa: BLE001 - one script's bug must not stop the others
         error = _internal(caught)
-    rendered, shown = _render(unit.file, answers, format_, show_files) if answers else ("", 0)
+    pieces, shown = _render(unit.file, answers, format_, show_files) if answers else ((), 0)
     if error is None:
-        return Outcome(rendered, chars, explained=len(answers), shown=shown)
+        return Outcome("", chars, explained=len(answers), shown=shown, pieces=pieces, file=unit.file)
     index = len(answers)
     skipped = len(run) - index - 1
     after = (f"; the {skipped} statement{'s' if skipped != 1 else ''} after it in this script "
              f"{'are' if skipped != 1 else 'is'} not explained") if skipped else ""
     failure = _failure(unit.file, index, lines[index] if lines else run.line(index), error, format_, show_files,
                        _position(error), 0, after)
-    return Outcome(rendered + failure.rendered, chars, explained=len(answers), failed=1, skipped=skipped,
+    return Outcome("", chars, explained=len(answers), failed=1, skipped=skipped, pieces=pieces + failure.pieces,
+                   file=unit.file,
                    shown=shown)
 
 
@@ -527,41 +604,56 @@ def _internal(error: Exception) -> PrismError:
 
 
 def _render(file: str | None, answers: list[tuple[int | None, StatementAnswer]], format_: str,
-            show_files: bool) -> tuple[str, int]:
-    """The output for these answers, restricted by ``--column``/``--relationship`` (an answer
-    with no field asked for is left out), and how many were written."""
+            show_files: bool) -> tuple[tuple[Piece, ...], int]:
+    """The output of each answer, cut where its number goes (``None`` for an answer with no
+    field ``--column``/``--relationship`` asks for: counted, not shown), and how many are shown."""
     columns, relationships = _OPTIONS[5] if _OPTIONS is not None else (None, None)
-    if columns is not None or relationships is not None:
-        answers = [(line, kept) for line, answer in answers
-                   if (kept := answer.filtered(columns, relationships)) is not None]
-    if format_ == "json":
-        text = "".join(_json_line(file, line, answer.model_dump(mode="json")) for line, answer in answers)
-    else:
-        head = f"{file} " if show_files and file else ""
-        text = "".join(head + render_text(Explanation.model_construct(statements=[answer])) for _, answer in answers)
-    return text, len(answers)
+    pieces: list[Piece] = []
+    for line, answer in answers:
+        if columns is not None or relationships is not None:
+            answer = answer.filtered(columns, relationships)
+            if answer is None:
+                pieces.append(None)
+                continue
+        if format_ == "json":
+            pieces.append(_json_piece(file, line, answer.model_dump(mode="json")))
+        else:
+            head = f"{file} " if show_files and file else ""
+            text = render_text(Explanation.model_construct(statements=[answer.model_copy(update={"index": 0})]))
+            if not text.startswith(_FIRST):  # the renderer's header changed: say so rather than misnumber
+                raise AssertionError(f"an answer's text does not start with {_FIRST!r}: {text[:40]!r}")
+            pieces.append((head + "statement ", text[len(_FIRST):]))
+    return tuple(pieces), sum(p is not None for p in pieces)
 
 
-def _json_line(file: str | None, line: int | None, answer: dict[str, Any]) -> str:
-    return json.dumps({"file": file, "index": answer.pop("index"), "line": line, **answer}) + "\n"
+_FIRST = "statement 1"  # how the text of an answer numbered 1 starts (explain/text.py)
+
+
+def _json_piece(file: str | None, line: int | None, record: dict[str, Any]) -> Piece:
+    """A JSON line ``{"file": …, "index": N, "line": …, …}`` cut where N goes."""
+    record.pop("index", None)
+    return json.dumps({"file": file})[:-1] + ', "index": ', ", " + json.dumps({"line": line, **record})[1:] + "\n"
 
 
 def _failure(file, index, line, error: PrismError, format_: str, show_files: bool,
              where: tuple[int, int] | None = None, chars: int = 0, after: str = "") -> Outcome:
-    """A statement (or file) that could not be explained, reported in its place; ``where`` is
-    the error's position in the file, ``after`` ends the message."""
+    """A statement (or, ``index`` None, a file) that could not be explained, reported in its
+    place; ``where`` is the error's position in the file, ``after`` ends the message."""
     message = (error.message if where else str(error)) + after
     if format_ == "json":
-        record: dict[str, Any] = {"file": file, "index": index, "line": line,
-                                  "error": {"exit_code": error.exit_code, "type": type(error).__name__,
-                                            "message": message}}
+        failure: dict[str, Any] = {"exit_code": error.exit_code, "type": type(error).__name__, "message": message}
         if where:
-            record["error"].update(line=where[0], column=where[1])
-        return Outcome(json.dumps(record) + "\n", chars, failed=1)
+            failure.update(line=where[0], column=where[1])
+        if index is None:
+            record = {"file": file, "index": None, "line": line, "error": failure}
+            return Outcome(json.dumps(record) + "\n", chars, failed=1, file=file)
+        return Outcome("", chars, failed=1, pieces=(_json_piece(file, line, {"error": failure}),), file=file)
     head = f"{file} " if show_files and file else ""
-    what = f"statement {index + 1}" if index is not None else "file"
     at = f" (at line {where[0]}, column {where[1]})" if where else ""
-    return Outcome(f"{head}{what}: error {error.exit_code}: {message}{at}\n", chars, failed=1)
+    tail = f": error {error.exit_code}: {message}{at}\n"
+    if index is None:
+        return Outcome(f"{head}file{tail}", chars, failed=1, file=file)
+    return Outcome("", chars, failed=1, pieces=((f"{head}statement ", tail),), file=file)
 
 
 def _position(error: PrismError) -> tuple[int, int] | None:

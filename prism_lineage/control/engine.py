@@ -211,6 +211,7 @@ class _Engine:
         self.results: dict[str, object] = {}  # writer -> its read now
         self.statement: dict[str, tuple] = {}  # writer -> (position, key now, via, file, read_from)
         self.in_progress: set[str] = set()
+        self.stack: list[str] = []  # the writers being read, innermost last
         self._check_scopes_before()
         downstream = set(edits)
         frontier = list(edits)
@@ -263,6 +264,7 @@ class _Engine:
         if writer in self.in_progress:
             raise Decline  # a cycle: the rollup's reading order decides
         self.in_progress.add(writer)
+        self.stack.append(writer)
         try:
             if writer in self.edits:
                 sql = self.edits[writer]
@@ -282,6 +284,7 @@ class _Engine:
                     read = self._read(writer, key, sql, dialect)
         finally:
             self.in_progress.discard(writer)
+            self.stack.pop()
         self.results[writer] = read
         self.statement[writer] = (position, key, via, file, read_from)
         return read
@@ -342,18 +345,23 @@ class _Engine:
         return tuple(dict.fromkeys(_Builder._read_notes(lender, statement, read)))
 
     def _columns_of(self, name: str):
-        """``rollup._Builder._columns_of``: declared, else the outputs of its single writer's
-        read now (read first when it is downstream of an edit), None in a cycle."""
-        row = self.connection.execute("SELECT columns FROM declared WHERE name = ?", (name,)).fetchone()
-        if row is not None and row[0] is not None:
+        """``rollup._Builder._columns_of``: declared (complete), else the outputs of its single
+        writer's read now (read first when it is downstream of an edit) unless that writer reads
+        its own target; schema-less for the writer itself; a longer cycle declines."""
+        from ..governance.sql_reading import reads_itself
+
+        row = self.connection.execute("SELECT columns, complete FROM declared WHERE name = ?", (name,)).fetchone()
+        if row is not None and row[0] is not None and row[1]:
             return tuple(tuple(c) for c in json.loads(row[0]))
         rows = self._statements_of(name)
         if len(rows) != 1 or rows[0][1] is None:
-            return None
+            return None  # several statements or SQL in a file (a statement not in SQL has no read)
         if name in self.in_progress:
-            raise Decline  # a cycle: what each statement sees depends on the rollup's reading order
+            if self.stack and self.stack[-1] == name:
+                return None  # the statement reads the table it writes: schema-less, as the rollup
+            raise Decline  # a longer cycle: what each statement sees depends on the rollup's reading order
         read = self._result(name) if name in self.downstream else self._old_read(rows[0][1])
-        if read is None or read.outputs is None:
+        if read is None or read.outputs is None or reads_itself(read, name):
             return None
         return tuple((n, None) for n in read.outputs)
 

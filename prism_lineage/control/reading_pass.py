@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..governance.sql_reading import StatementRead, statement_key
+from ..governance.sql_reading import StatementRead, reads_itself, statement_key
 from ..governance.statuses import ParserState, SqlStatus
 from .budget import ReadingBudget, default_jobs  # noqa: F401 - re-exported
 
@@ -135,8 +135,8 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
             return None
         writer_sql, writer_dialect = statements[writer][1], statements[writer][2]
         read = known.get(statement_key(writer_sql, writer_dialect))
-        if read is None or read.outputs is None:
-            return None
+        if read is None or read.outputs is None or reads_itself(read, name):
+            return None  # a writer reading its own target gives no shape (rollup._Builder._columns_of)
         return tuple((n, None) for n in read.outputs)
 
     blocked = {i: {n for n in needs[i] if n in pending} for i in tasks}

@@ -44,6 +44,7 @@ from .sql_reading import (
     ScopedBook,
     SqlReader,
     StatementRead,
+    reads_itself,
     statement_key,
 )
 from .statuses import (
@@ -631,6 +632,15 @@ class _Builder:
         return True
 
     def _columns_of(self, full_name: str) -> Columns | None:
+        """The columns a statement reading ``full_name`` is read against: the same for every
+        statement, whoever reads it, so that one SQL text has one read (the ledger is keyed by
+        the text).  Declared (complete) columns; else its single SQL writer's outputs — unless
+        that writer reads the very table it writes (an incremental step: ``INSERT INTO t SELECT
+        … FROM t``).  Such a writer is read with its own target schema-less (its outputs are not
+        known while it is read), and its outputs are not the table's shape for anyone else
+        either: they would be a fixed point of the statement's own reading, and a reader sharing
+        the writer's SQL text would otherwise be read against the writer's earlier outputs —
+        history-dependent, and a different read under the same key (specs/control-plane.md)."""
         if self.visible is not None and full_name not in self.visible:
             return None  # a hidden asset's columns, declared or derived, are never used for a scope
         declared = self.declared_columns.get(full_name)
@@ -647,7 +657,7 @@ class _Builder:
             return None  # several statements, SQL in a file, or a cycle: read it schema-less
         result = self._result(writers[0])
         columns = None
-        if isinstance(result, StatementRead) and result.outputs is not None:
+        if isinstance(result, StatementRead) and result.outputs is not None and not reads_itself(result, full_name):
             columns = tuple((name, None) for name in result.outputs)
         self.derived[full_name] = columns
         return columns

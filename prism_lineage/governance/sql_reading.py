@@ -78,6 +78,12 @@ class StatementRead:
         return next((links for name, links in self.columns if name == full_name), ())
 
 
+def reads_itself(read: StatementRead, writes: str) -> bool:
+    """Whether the statement that writes ``writes`` looked that asset up (or scanned it): its
+    outputs are then not the asset's shape for any reader (``rollup._Builder._columns_of``)."""
+    return writes in read.reads or any(d.resolved == writes for d in read.dependencies)
+
+
 def statement_key(sql: str, dialect: str | None) -> str:
     """What a read is remembered by: the SQL text and the dialect it is read in."""
     return hashlib.blake2b(f"{dialect or ''}\x00{sql}".encode(), digest_size=16).hexdigest()

@@ -198,6 +198,13 @@ class NestedAccess(Expr):
 
 def children(expr: Expr) -> tuple[Expr, ...]:
     """The scalar sub-expressions of ``expr`` (not descending into subquery relations)."""
+    # The commonest nodes first, by exact class (every walk asks for every node's children):
+    # the same answers as the match below, without trying its patterns one by one.
+    kind = type(expr)
+    if kind is Call:
+        return expr.args
+    if kind in _LEAVES:
+        return ()
     match expr:
         case Call(args=args):
             return args
@@ -215,6 +222,9 @@ def children(expr: Expr) -> tuple[Expr, ...]:
             return (base,) + dynamic
         case _:
             return ()
+
+
+_LEAVES = frozenset({FieldRef, OuterRef, CandidateRef, Literal})
 
 
 def iter_tree(expr: Expr):

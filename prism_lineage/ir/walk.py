@@ -83,13 +83,14 @@ def scanned_tables(root: Relation, known=None) -> set[str]:
     The relations ``walk_relations`` visits, walked without its nested generators: every
     ``explain`` answer's ``reads`` comes from here, and the generator walk took a tenth of the
     time of explaining TPC-DS."""
-    from .expressions import FieldRef, Literal, children
+    from .expressions import Call, FieldRef, Literal, children
     from .relations import Scan
 
     tables: set[str] = set()
     seen: set[str] = set()
     stack: list[Relation] = [root]
     exprs: list[Any] = []
+    push, extend = exprs.append, exprs.extend
     while stack:
         node = stack.pop()
         if node.id in seen:
@@ -100,25 +101,32 @@ def scanned_tables(root: Relation, known=None) -> set[str]:
             if found is not None:
                 tables.update(found)
                 continue
-        if isinstance(node, Scan) and node.opaque_reason is None:
-            tables.add(node.table)
+        if isinstance(node, Scan):
+            if node.opaque_reason is None:
+                tables.add(node.table)
+            if type(node) is Scan:  # a leaf holding no expression
+                continue
         stack.extend(node.inputs)
-        exprs.extend(getattr(node, name) for name in _held(node))
+        for name in _may_hold_expressions(node):
+            push(getattr(node, name))
         while exprs:
             value = exprs.pop()
             kind = type(value)
+            # The commonest values first, by exact class.
             if kind is FieldRef or kind is Literal or value is None:
                 continue
-            if isinstance(value, Expr):
+            if kind is Call:
+                extend(value.args)
+            elif kind is tuple:
+                extend(value)
+            elif isinstance(value, Expr):
                 if isinstance(value, Subquery):
                     stack.append(value.relation)
-                exprs.extend(children(value))
-            elif kind is tuple:
-                exprs.extend(value)
+                extend(children(value))
             elif isinstance(value, SortKey):
-                exprs.append(value.expr)
+                push(value.expr)
             elif isinstance(value, WriteClause):
-                exprs.append((value.condition, value.assignments))
+                push((value.condition, value.assignments))
     return tables
 
 
@@ -169,6 +177,24 @@ def _held(node: Any) -> tuple[str, ...]:
     names = _HELD.get(type(node))
     if names is None:
         names = _HELD[type(node)] = tuple(f.name for f in dataclasses.fields(node) if f.name not in _IDENTITY)
+    return names
+
+
+# Attribute types that never hold an expression (relations are reached through ``inputs``):
+# ``scanned_tables`` does not look into them (a relation's fields alone are most of its values).
+_NO_EXPRESSIONS = frozenset({
+    "str", "str | None", "bool", "Relation", "Relation | None", "tuple[Relation, ...]", "tuple[Field, ...]",
+    "tuple[str, ...]", "tuple[MaskingPolicy, ...]", "tuple[tuple[int, ...], ...] | None", "JoinKind", "SetKind",
+})
+_MAY_HOLD: dict[type, tuple[str, ...]] = {}
+
+
+def _may_hold_expressions(node: Any) -> tuple[str, ...]:
+    """``_held(node)`` without the attributes whose declared type holds no expression."""
+    names = _MAY_HOLD.get(type(node))
+    if names is None:
+        types = {f.name: f.type for f in dataclasses.fields(node)}
+        names = _MAY_HOLD[type(node)] = tuple(n for n in _held(node) if types[n] not in _NO_EXPRESSIONS)
     return names
 
 

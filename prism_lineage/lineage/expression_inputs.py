@@ -55,6 +55,11 @@ class Input(NamedTuple):
     path: str | None  # the part of the field read (path syntax), None: the whole value
 
 
+# ``Input(...)`` runs a Python-level ``__new__``; the hot paths below build the same tuple
+# directly (one per column read of every expression of a plan).
+_new = tuple.__new__
+
+
 def _path(suffix: tuple[str, ...]) -> str | None:
     return "".join(suffix) if suffix else None
 
@@ -79,7 +84,7 @@ def inputs(expr: Expr, functions=None) -> tuple[list[Input], list[Input]]:
     """(value inputs, control inputs) of ``expr``, in one walk."""
     if type(expr) is FieldRef:
         # Most expressions are a column read as is.
-        return [Input(expr.field, _IDENTITY, EXACT, None, None)], []
+        return [_new(Input, (expr.field, _IDENTITY, EXACT, None, None))], []
     return _walk(expr, functions)
 
 
@@ -93,7 +98,8 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
     while stack:
         node, transformation, confidence, reason, suffix = stack.pop()
         if isinstance(node, (FieldRef, OuterRef)):
-            values.append(Input(node.field, transformation, confidence, reason, _path(suffix)))
+            values.append(_new(Input, (node.field, transformation, confidence, reason,
+                                      "".join(suffix) if suffix else None)))
         elif isinstance(node, NestedAccess):
             step = strongest(transformation, _ACCESS[node.kind])
             inner_confidence, inner_reason = confidence, reason
@@ -165,14 +171,14 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
 def read_fields(expr: Expr, functions=None) -> list[Input]:
     """Every field ``expr`` reads, in any role (transformation is not tracked: identity)."""
     if type(expr) is FieldRef:
-        return [Input(expr.field, _IDENTITY, EXACT, None, None)]
+        return [_new(Input, (expr.field, _IDENTITY, EXACT, None, None))]
     out: list[Input] = []
     stack: list[tuple[Expr, Confidence, str | None, tuple[str, ...]]] = [(expr, EXACT, None, _WHOLE)]
     identity = _IDENTITY
     while stack:
         node, confidence, reason, suffix = stack.pop()
         if isinstance(node, (FieldRef, OuterRef)):
-            out.append(Input(node.field, identity, confidence, reason, _path(suffix)))
+            out.append(_new(Input, (node.field, identity, confidence, reason, "".join(suffix) if suffix else None)))
         elif isinstance(node, CandidateRef):
             out.extend(Input(field, identity, weakest(confidence, _CONSERVATIVE), reason or node.reason,
                              _path(suffix)) for field in node.fields)

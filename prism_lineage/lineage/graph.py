@@ -17,7 +17,7 @@ from ..ir import (
 )
 from ..ir.expressions import Expr, iter_tree
 from ..ir.walk import expressions_of
-from .edges import ROW_LINKS, Edge, Link, column_name
+from .edges import ROW_LINKS, Edge, EdgeFields, Link, column_name
 from .resolve import EndToEnd
 from .rules import RuleContext, plan_edges
 
@@ -56,13 +56,28 @@ class LineageGraph:
     (lineage/through.py): the end-to-end answers are the same, the graph shows less.  Without
     (``lineage_graphs``, ``graph``), it holds the whole plan."""
 
-    def __init__(self, statement: Statement, edges: list[Edge], links: list[Link],
-                 known: "Known | None" = None, summaries: "ScriptSummaries | None" = None):
+    def __init__(self, statement: Statement, edges: list[Edge] | None, links: list[Link], *,
+                 records: list[EdgeFields] | None = None, known: "Known | None" = None,
+                 summaries: "ScriptSummaries | None" = None):
+        """``edges``, or (``of``) the ``records`` of the edges' fields, made into ``Edge``
+        objects the first time ``edges`` is asked for; ``known``: the answers of the script's
+        rows the edges stop at (``summaries``)."""
         self.statement = statement
-        self.edges = edges
+        self._edges = edges
+        self._records = records if edges is None else None
         self.links = links
         self.known = known
         self.summaries = summaries
+
+    @property
+    def edges(self) -> list[Edge]:
+        if self._edges is None:
+            self._edges = [Edge(*fields) for fields in self._records or ()]
+        return self._edges
+
+    @edges.setter
+    def edges(self, edges: list[Edge]) -> None:
+        self._edges, self._records = edges, None
 
     @classmethod
     def of(cls, statement: Statement, functions=None, summaries: "ScriptSummaries | None" = None) -> "LineageGraph":
@@ -77,11 +92,12 @@ class LineageGraph:
         # Provenance from an external client plan: links, never lineage (EndToEnd follows
         # ``flow`` links only).
         ingress = [Link(origin.id, target, "ingress") for origin in statement.ingress for target in origin.targets]
-        return cls(statement, ctx.edges, ctx.links + ingress, known, summaries)
+        return cls(statement, None, ctx.links + ingress, records=ctx.records, known=known, summaries=summaries)
 
     @cached_property
     def end_to_end(self) -> EndToEnd:
-        return EndToEnd(self.edges, self.links, self.known)
+        # The records while no ``Edge`` was made (they hold the same fields).
+        return EndToEnd(self._edges if self._edges is not None else self._records or [], self.links, self.known)
 
     @cached_property
     def targets(self) -> dict[str, Target]:

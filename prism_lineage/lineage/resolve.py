@@ -16,9 +16,10 @@ CTEs make the graph cyclic; their answers are iterated to a fixed point.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .edges import Edge, Link
+from .edges import Edge, EdgeFields, Link
 from .kinds import Confidence, Relationship, Transformation, strongest, surest, weakest
 from .paths import UNKNOWN_PART, extend, names_a_star
 
@@ -101,9 +102,10 @@ class _Index:
 class EndToEnd:
     """Answers ``value_sources(target)`` and ``indirect_sources(target)`` for one plan."""
 
-    __slots__ = ("_index", "_values", "_indirect", "_active", "_cyclic", "_previous", "_known")
+    __slots__ = ("_index", "_values", "_indirect", "_active_values", "_active_indirect", "_cyclic", "_previous",
+                 "_known")
 
-    def __init__(self, edges: list[Edge], links: list[Link],
+    def __init__(self, edges: "Sequence[Edge | EdgeFields]", links: list[Link],
                  known: "tuple[dict[str, ValueSources], dict[str, IndirectSources]] | None" = None):
         """``known``: the answers of targets whose edges are not given (value sources and
         indirect sources by target: the rows of a script's table, resolved once for every
@@ -123,7 +125,9 @@ class EndToEnd:
         self._known = known
         self._values: dict[str, ValueSources] = dict(known[0]) if known else {}
         self._indirect: dict[str, IndirectSources] = dict(known[1]) if known else {}
-        self._active: set[tuple[int, str]] = set()
+        # The targets being computed (a target met again while it is: a recursive CTE's cycle).
+        self._active_values: set[str] = set()
+        self._active_indirect: set[str] = set()
         self._cyclic = False
         self._previous: tuple[dict, dict] | None = None
 
@@ -178,11 +182,11 @@ class EndToEnd:
             result = {target: _IDENTITY_EXACT}
             self._values[target] = result
             return result
-        marker = (0, target)
-        if marker in self._active:
+        active = self._active_values
+        if target in active:
             self._cyclic = True
             return self._previous[0].get(target, _EMPTY) if self._previous else _EMPTY
-        self._active.add(marker)
+        active.add(target)
         edges = self._index.value_in.get(target, ())
         if len(edges) == 1 and edges[0].transformation is _IDENTITY \
                 and edges[0].confidence is _EXACT and edges[0].reason is None and edges[0].path is None:
@@ -204,7 +208,7 @@ class EndToEnd:
                         _merge(result, column, _part_of_computed(edge.path, found))
                     else:
                         _merge(result, extend(column, edge.path), found)
-        self._active.discard(marker)
+        active.discard(target)
         self._values[target] = result
         return result
 
@@ -216,21 +220,36 @@ class EndToEnd:
             return found
         if target.startswith("column:"):
             return _EMPTY
-        marker = (1, target)
-        if marker in self._active:
+        active = self._active_indirect
+        if target in active:
             self._cyclic = True
             return self._previous[1].get(target, _EMPTY) if self._previous else _EMPTY
-        self._active.add(marker)
+        active.add(target)
         index = self._index
         own = index.other_in.get(target, ())
+        # The answers already computed are read straight from the memo (what the call would
+        # return first): this loop runs for every value edge of the plan.
+        done = self._indirect
         parts: list[IndirectSources] = []
         for source in index.flow_in.get(target, ()):
-            parts.append(self.indirect_sources(source))
+            part = done.get(source)
+            if part is None:
+                part = self.indirect_sources(source)
+            if part:
+                parts.append(part)
         for source in index.matched_in.get(target, ()):
-            parts.append(_matched(self.indirect_sources(source)))
+            part = _matched(self.indirect_sources(source))
+            if part:
+                parts.append(part)
         for edge in index.value_in.get(target, ()):
-            parts.append(self.indirect_sources(edge.source))
-        parts = [p for p in parts if p]
+            source = edge.source
+            part = done.get(source)
+            if part is None:
+                if source.startswith("column:"):  # a base column depends on nothing
+                    continue
+                part = self.indirect_sources(source)
+            if part:
+                parts.append(part)
         if not own and len(parts) <= 1:
             result = parts[0] if parts else _EMPTY
         else:
@@ -269,6 +288,6 @@ class EndToEnd:
                         result[key] = found
                     elif old is not found and old != found:
                         _merge(result, key, found)
-        self._active.discard(marker)
+        active.discard(target)
         self._indirect[target] = result
         return result

@@ -134,7 +134,7 @@ class ScriptSummaries:
 
     def _resolve(self, node: Relation, ctx: RuleContext, found: list[RowsSummary]) -> RowsSummary:
         known = _known(found)
-        resolved = EndToEnd(ctx.edges, ctx.links, known)
+        resolved = EndToEnd(ctx.records, ctx.links, known)
         values = {f.id: resolved.value_sources(f.id) for f in node.fields}
         indirect = {f.id: resolved.indirect_sources(f.id) for f in node.fields}
         indirect[node.id] = resolved.indirect_sources(node.id)

@@ -14,6 +14,8 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -78,6 +80,27 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+@contextmanager
+def served(server_args: Callable[[], Sequence[str]]) -> Iterator[tuple[object, str]]:
+    """Playwright driving the system's chromium, and ``prism-lineage serve`` with the arguments
+    ``server_args()`` returns: yields ``(browser, url of the server)``.  On the way out, whatever
+    happened, the server, the browser and Playwright are stopped, in that order.  Without the
+    playwright package or a chromium the test skips — before any work: ``server_args`` (which
+    may sync an index) is called only once the browser runs."""
+    playwright = start_playwright()
+    browser = server = None
+    try:
+        browser = launch(playwright)
+        server = Server(*server_args())
+        yield browser, server.url
+    finally:
+        if server is not None:
+            server.stop()
+        if browser is not None:
+            browser.close()
+        playwright.stop()
 
 
 def sync_into(project: Path, index: Path, environment: str | None = None) -> Path:

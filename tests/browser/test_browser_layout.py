@@ -7,26 +7,19 @@ from urllib.parse import urlencode
 
 import pytest
 
-from browser_helpers import SHOP, Server, drawn, launch, start_playwright, sync_into
+from browser_helpers import SHOP, drawn, served, sync_into
 
 ADDRESS = {"asset": "analytics.orders", "direction": "both", "depth": 2}
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    playwright = start_playwright()
-    browser = server = None
-    try:
-        browser = launch(playwright)
+@pytest.fixture(scope="module", name="served")
+def served_shop(tmp_path_factory):
+    def arguments():
         index = sync_into(SHOP, tmp_path_factory.mktemp("layout") / "index")
-        server = Server("--index", str(index), "--project", str(SHOP), "--as", "alice")
-        yield browser, server.url
-    finally:
-        if server is not None:
-            server.stop()
-        if browser is not None:
-            browser.close()
-        playwright.stop()
+        return "--index", str(index), "--project", str(SHOP), "--as", "alice"
+
+    with served(arguments) as (browser, url):
+        yield browser, url
 
 
 def test_the_layout_runs_in_a_worker(served):

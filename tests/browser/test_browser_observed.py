@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from browser_helpers import SHOP, Server, drawn, launch, observed_shop, start_playwright
+from browser_helpers import SHOP, drawn, observed_shop, served
 
 ASSET = "analytics.customer_revenue"
 # What the three runs show around analytics.customer_revenue (examples/openlineage/shop_runs.py).
@@ -20,25 +20,17 @@ OBSERVED = {("analytics.orders", ASSET), ("raw.customers", ASSET), (ASSET, "anal
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
-    playwright = start_playwright()
-    browser = None
-    server = None
-    try:
-        browser = launch(playwright)
+    def arguments():
         index = observed_shop(tmp_path_factory.mktemp("observed") / "index")
-        server = Server("--index", str(index), "--project", str(SHOP), "--env", "dev", "--as", "alice")
+        return "--index", str(index), "--project", str(SHOP), "--env", "dev", "--as", "alice"
+
+    with served(arguments) as (browser, url):
         found = browser.new_page(viewport={"width": 1500, "height": 940})
-        found.goto(f"{server.url}/explorer?" + urlencode({"asset": ASSET, "direction": "both", "depth": 2}))
+        found.goto(f"{url}/explorer?" + urlencode({"asset": ASSET, "direction": "both", "depth": 2}))
         drawn(found)
-        found.answer = found.evaluate("async (u) => (await fetch(u)).json()", f"{server.url}/api/v1/lineage?"
+        found.answer = found.evaluate("async (u) => (await fetch(u)).json()", f"{url}/api/v1/lineage?"
                                       + urlencode({"asset": ASSET, "direction": "both", "depth": 2}))
         yield found
-    finally:
-        if server is not None:
-            server.stop()
-        if browser is not None:
-            browser.close()
-        playwright.stop()
 
 
 def test_every_observed_edge_of_the_answer_is_drawn_dotted_with_its_word(page):

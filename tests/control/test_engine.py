@@ -164,3 +164,54 @@ def test_a_file_that_changed_while_the_sync_read_is_never_worked_out_from_the_st
     full = tmp_path / "full"
     sync(root, full, jobs=1)
     assert state(index) == state(full)
+
+
+def test_a_step_reading_its_own_target_is_read_alike_whatever_came_before(tmp_path):
+    """Hypothesis found it (seed 263274422531145730808770277788773570697): s.c is declared
+    without columns and written by a pipeline step that reads it.  The step reads its own target
+    schema-less; a view with the same SQL text (one ledger key) used to be read against the
+    step's earlier outputs and its read kept under that key, so an SQL-only sync kept a ledger a
+    full sync does not.  Now s.c has no derived shape for anyone (its writer reads it): one text,
+    one read, however the project got there."""
+    root = project(tmp_path / "project")
+    fast, full = tmp_path / "fast", tmp_path / "full"
+    sync(root, fast, jobs=1)
+    sync(root, full, jobs=1)
+    for step in ([(0, "SELECT x, y AS w FROM s.c"), (4, "SELECT x, y AS w FROM s.c")], [(0, "SELECT x FROM s.a")]):
+        for which, sql in step:
+            edit(root, which, sql)
+        sync(root, fast, jobs=1)
+        sync(root, full, jobs=1, full=True)
+        assert state(fast) == state(full)
+    fresh = tmp_path / "fresh"
+    sync(root, fresh, jobs=1)
+    assert state(fresh) == state(full)  # and no history at all gives the same
+    lineage = EpochIndex(environment_root(full, "t", "prod")).lineage("t", "prod")
+    (step,) = [lineage.ledger[k] for k in lineage.ledger_by_asset[lineage.by_name["s.c"]]]
+    assert step.outputs == ("x", "w")
+    # Read with s.c schema-less: y is traced by name, never checked against the step's outputs.
+    assert [d.columns for d in step.dependencies if d.resolved == "s.c"] == [None]
+    assert ("y", "w") in {(link.source, link.target) for link in step.columns_from("s.c")}
+
+
+def test_readers_of_a_table_whose_writer_reads_it_see_it_schema_less(tmp_path):
+    """The view reads s.c as its writer does (no shape derived from the writer's outputs),
+    whether the view or the step is read first, on the SQL-only path and a full sync alike."""
+    root = project(tmp_path / "project")
+    index = tmp_path / "index"
+    sync(root, index, jobs=1)
+    edit(root, 4, "SELECT x, y AS w FROM s.c")
+    sync(root, index, jobs=1)
+    edit(root, 0, "SELECT x, y AS w FROM s.c")
+    done = sync(root, index, jobs=1)
+    full = tmp_path / "full"
+    sync(root, full, jobs=1)
+    assert state(index) == state(full)
+    lineage = EpochIndex(environment_root(full, "t", "prod")).lineage("t", "prod")
+    (key,) = lineage.ledger_by_asset[lineage.by_name["s.v1"]]
+    assert key in lineage.ledger_by_asset[lineage.by_name["s.c"]]  # the same text, one read for both
+    assert [d.columns for d in lineage.ledger[key].dependencies if d.resolved == "s.c"] == [None]
+    edges = {(e.source, e.target): e for e in lineage.edges if e.mark.value == "parsed"}
+    into_view = edges[(lineage.by_name["s.c"], lineage.by_name["s.v1"])].columns
+    assert into_view == lineage.ledger[key].columns_from("s.c")
+    assert done.path in ("sql", "full")

@@ -44,7 +44,7 @@ class ScanBuilder:
     def build(self) -> Scan:
         fields = tuple(self.columns.values())
         if self.declared is not None:
-            order = {c.name: i for i, c in enumerate(self.declared.columns)}
+            order = self.declared.positions
             fields = tuple(sorted(fields, key=lambda f: order.get(f.name, len(order))))
         return Scan(
             self.scan_id,

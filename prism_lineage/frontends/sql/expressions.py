@@ -177,6 +177,15 @@ class ExpressionLowerer:
 
     # --- leaves --------------------------------------------------------------------------
 
+    def star(self, node: exp.Star, mode: Mode) -> Expr:
+        """A ``*`` anywhere else than a select item or a function argument (``* GLOB 'a*'`` of a
+        dialect whose star forms are not read, ``* = 1``): refused, never read as a value with no
+        source (which would claim a constant)."""
+        raise InvalidStatementError(f"'{node.sql(dialect=self.ctx.dialect)}' is only allowed in a select list or as a "
+                                    f"function argument, here: {node.parent.sql(dialect=self.ctx.dialect)[:60]}"
+                                    if node.parent is not None else "'*' is only allowed in a select list",
+                                    origin=self.ctx.origin(node) or self._span(node.parent or node))
+
     def column(self, node: exp.Column, mode: Mode) -> Expr:
         if node._meta and stars.READS in node._meta:  # a column COLUMNS(...) stands for
             return stars.lower_stand_in(self, node, mode)
@@ -708,6 +717,7 @@ def _generic(self: ExpressionLowerer, node: exp.Expression, mode: Mode) -> Expr:
 _L = ExpressionLowerer
 _HANDLERS: dict[type, object] = {
     exp.Column: _L.column,
+    exp.Star: _L.star,
     exp.Literal: _L.literal,
     exp.Boolean: _L.literal,
     exp.Null: _L.literal,

@@ -592,8 +592,6 @@ class SelectGenerators:
 def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> list[tuple[str, exp.Expression]] | None:
     """A select item calling a generator that makes several columns (``posexplode(a) AS (p, v)``,
     ``inline(structs)``): one item per column.  ``None``: not such an item."""
-    from .expressions import Mode
-
     ctx = lowerer.ctx
     node, aliases = expression, []
     if isinstance(expression, exp.Aliases):
@@ -609,6 +607,10 @@ def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> 
     form = form_of(node, ctx)
     if form is None:
         return None
+    # Imported here, past the early returns: every select item asks, and an import statement
+    # run per call was a tenth of this function's cost (it cannot be at the top: a cycle).
+    from .expressions import Mode
+
     types = [UNKNOWN] * len(form.args)
     if isinstance(node, (exp.Inline, exp.Explode, exp.Posexplode)) and len(form.args) == 1:
         # The columns depend on the argument's type (a struct's fields, a map's key and value).

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from operator import attrgetter
 
 import sqlglot.errors as sqlglot_errors
@@ -70,7 +71,50 @@ def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[ex
             AssertionError, LookupError, ArithmeticError, UnicodeError) as error:
         raise _unexpected(error, parser, source) from None
     # ``;;`` and a ``;`` after nothing but comments parse as a Semicolon: no statement.
-    return [statement for statement in parsed if statement is not None and not isinstance(statement, exp.Semicolon)]
+    statements = [statement for statement in parsed
+                  if statement is not None and not isinstance(statement, exp.Semicolon)]
+    place_empty_select_lists(tokens, statements)
+    return statements
+
+
+# What may stand between SELECT and its list, and what ends a select list.
+_LIST_PREFIX = frozenset((TokenType.DISTINCT, TokenType.ALL))
+_LIST_ENDS = frozenset((
+    TokenType.FROM, TokenType.WHERE, TokenType.GROUP_BY, TokenType.HAVING, TokenType.ORDER_BY, TokenType.LIMIT,
+    TokenType.SEMICOLON, TokenType.R_PAREN, TokenType.UNION, TokenType.EXCEPT, TokenType.INTERSECT,
+    TokenType.WINDOW, TokenType.QUALIFY, TokenType.INTO,
+))
+
+
+def place_empty_select_lists(tokens: list[Token], statements: list[exp.Expression]) -> None:
+    """Give a SELECT whose list is empty (``SELECT``, ``SELECT FROM t``) the position of its
+    keyword: sqlglot keeps none for keywords, and the lowering refuses such a SELECT with an
+    error that must say where, like every other.  The SELECT tokens with nothing before the end
+    of their list are paired with the parsed SELECTs that have no list, in order — only when
+    there are as many of each (otherwise the error names the statement alone)."""
+    empty: list[Token] = []
+    types = list(map(_TOKEN_TYPE, tokens))
+    count, at = len(types), -1
+    while True:  # every SELECT, found at C speed (this runs on every parse)
+        try:
+            at = types.index(TokenType.SELECT, at + 1)
+        except ValueError:
+            break
+        after = at + 1
+        while after < count and types[after] in _LIST_PREFIX:
+            after += 1
+        if after == count or types[after] in _LIST_ENDS:
+            empty.append(tokens[at])
+    if not empty:
+        return
+    nodes = [node for statement in statements for node in statement.walk(bfs=False)
+             if isinstance(node, exp.Select) and not node.expressions]
+    if len(nodes) != len(empty):
+        return
+    for node, token in zip(nodes, empty):
+        node.meta.update(line=token.line, col=token.col, start=token.start, end=token.end)
+
+
 
 
 # --- tokens ------------------------------------------------------------------------------------
@@ -292,3 +336,108 @@ def statement_parse_error(error: Exception, node: exp.Expression, ctx) -> ParseE
     if origin is None:
         origin = next((ctx.origin(n) for n in node.walk() if n._meta and "start" in n._meta), None)
     return ParseError(f"cannot parse the SQL: {detail}", origin=origin)
+
+
+# --- where statements end (for cutting a query log, cli/batch.py) ----------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Extent:
+    """A statement as sqlglot's parser reads it: tokens ``first`` to ``end`` (the ``;`` after
+    its last token, or the end of the tokens), and the statement (``None``: an empty one)."""
+
+    first: int
+    end: int
+    node: exp.Expression | None
+
+
+@dataclass(frozen=True, slots=True)
+class Extents:
+    """The statements of a token list as sqlglot's parser reads them, in order; if it fails,
+    ``failed`` is the extent of the statement it fails on (to the end of the part between
+    semicolons it was reading) and the statements after it are not known."""
+
+    statements: list[Extent]
+    failed: Extent | None = None
+    chunks: int = 0  # how many parts between semicolons the tokens hold
+
+
+def _chunks(tokens: list[Token]) -> list[tuple[int, int]]:
+    """The token ranges sqlglot's parser reads statements from, as ``Parser._parse`` makes
+    them: the runs between ``;`` tokens, and a ``;`` that carries a comment on its own."""
+    chunks: list[tuple[int, int]] = []
+    begin, last = 0, len(tokens) - 1
+    for i, token in enumerate(tokens):
+        if token.token_type is TokenType.SEMICOLON:
+            chunks.append((begin, i))
+            if token.comments:
+                chunks.append((i, i + 1))
+            begin = i + 1
+            if i == last:
+                return chunks
+    chunks.append((begin, len(tokens)))
+    return chunks
+
+
+def statement_extents(tokens: list[Token], text: str, dialect: Dialect) -> Extents:
+    """Where sqlglot's parser puts each statement of ``tokens`` (``text`` tokenized).
+
+    sqlglot cuts the tokens at every ``;`` and reads a statement from one such part — or from
+    several, when the statement holds a block whose own statements end in ``;`` (T-SQL's
+    ``CREATE PROCEDURE … AS BEGIN … END``, ``IF … BEGIN … END``, Trino's routines).  Which
+    parts each statement took is known only to the parser: its statement method is wrapped to
+    note the part it starts at and the part it ends at (``Parser._chunk_index``; sqlglot is
+    pinned, and ``tests/test_cli_batch_statements.py`` checks this reading on every golden case).
+    A part it does not read with that method is an END it takes as a statement of its own.  No
+    ``;`` is ever looked for by hand.  Text nested too deeply for the parser is cut at every part
+    (each is then refused on its own).  Callers run this on the deep-stack worker."""
+    chunks = _chunks(tokens)
+    if too_deep(tokens, MAX_NESTING, _constructors(dialect)) is not None:
+        return chunk_extents(tokens)  # the parser would refuse it: each part fails on its own
+    parser = dialect.parser()
+    read: list[tuple[int, int, exp.Expression | None]] = []  # (first part, past its last part, statement)
+    state = {"begin": 0, "done": False}
+
+    def statement(active) -> exp.Expression | None:
+        state["begin"], state["done"] = active._chunk_index - 1, False
+        node = type(active)._parse_statement(active)
+        read.append((state["begin"], active._chunk_index, node))
+        state["done"] = True
+        return node
+
+    failed: Extent | None = None
+    try:
+        parser._parse(statement, tokens, text)
+    except RecursionError:
+        raise
+    except (sqlglot_errors.SqlglotError, ValueError, TypeError, IndexError, KeyError, AttributeError,
+            AssertionError, LookupError, ArithmeticError, UnicodeError):
+        if state["done"] and read:
+            read.pop()  # read whole, then refused for the tokens left after it
+        reading = min(max(parser._chunk_index - 1, state["begin"]), len(chunks) - 1)
+        failed = Extent(chunks[state["begin"]][0], chunks[reading][1], None)
+    else:
+        if len(parser._chunks) != len(chunks):  # never seen: the parts are not sqlglot's
+            raise AssertionError(f"sqlglot cut {len(parser._chunks)} parts where {len(chunks)} were expected")
+    out: list[Extent] = []
+    cursor = 0
+    for begin, end, node in read:
+        # A part the statement method did not read is an END the parser takes as a statement of
+        # its own (after other statements: ``EndStatement``).
+        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, begin))
+        out.append(Extent(chunks[begin][0], chunks[end - 1][1], node))
+        cursor = end
+    if failed is None:
+        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, len(chunks)))
+    else:
+        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, state["begin"]))
+    return Extents(out, failed, len(chunks))
+
+
+def chunk_extents(tokens: list[Token]) -> Extents:
+    """Every part between ``;`` tokens as a statement of its own (for text the parser cannot
+    read: each part is then refused on its own, with its error)."""
+    chunks = _chunks(tokens)
+    return Extents([Extent(begin, end, exp.Command(this="?") if end > begin and not (
+        end == begin + 1 and tokens[begin].token_type is TokenType.SEMICOLON) else None) for begin, end in chunks],
+                   None, len(chunks))

@@ -83,6 +83,7 @@ def expand_routines(nodes: list[exp.Expression], dialect, text: str, source: Sou
     """``nodes`` with the statements of every SQL routine body placed after its CREATE."""
     if not any(is_routine(n) for n in nodes):
         return nodes
+    nodes = list(nodes)
     out: list[exp.Expression] = []
     index = 0
     while index < len(nodes):
@@ -102,10 +103,12 @@ def expand_routines(nodes: list[exp.Expression], dialect, text: str, source: Sou
             body, not_read, consumed = [], [f"the body of {name} cannot be read: what it reads and writes is "
                                             "unknown"], 0
         index += consumed
+        body, after = _after_string_body(node, body)
         kept, skipped = _kept(body)
         for statement in kept:
             statement.meta[BODY_OF] = name
             out.append(statement)
+        nodes[index:index] = after  # read next, as the script's own (another routine's body too)
         if skipped:
             shown = ", ".join(dict.fromkeys(skipped))
             not_read.append(f"statements of the body of {name} are not read ({shown}): what they read and write "
@@ -142,16 +145,49 @@ def _body(node: exp.Create, rest: list[exp.Expression], dialect, text: str, sour
         # s2 … as statements of their own, up to an END.
         found, why = _parse_text(body.expression.name if isinstance(body.expression, exp.Expression)
                                  else str(body.expression or ""), name, dialect, text, source)
-        taken = 0
-        for statement in rest:
-            taken += 1
-            if isinstance(statement, exp.EndStatement):
-                break
-            found.append(statement)
-        else:
+        taken = statements_taken(node, rest)
+        found += [s for s in rest[:taken] if not isinstance(s, exp.EndStatement)]
+        if not (taken and isinstance(rest[taken - 1], exp.EndStatement)):
             why.append(f"the body of {name} has no END: the statements after it are read as its body")
         return found, why, taken
     return [], [], 0  # an expression body (``AS (x + 1)``) or none: no statements
+
+
+def statements_taken(node: exp.Expression | None, rest: list) -> int:
+    """How many of the statements ``rest`` after ``node`` are the body of the routine ``node``
+    creates — BigQuery's ``CREATE PROCEDURE … BEGIN s1; s2; … END``, which sqlglot reads as
+    the CREATE, then s2 … and the END as statements of their own — and so belong with it (a
+    query log is cut so, cli/batch.py); 0 for anything else."""
+    if not is_routine(node):
+        return 0
+    language = _language(node)
+    if language is not None and language not in _SQL_LANGUAGES:
+        return 0
+    body = node.args.get("expression")
+    if not (isinstance(body, exp.Command) and str(body.this).upper() == "BEGIN"):
+        return 0
+    for taken, statement in enumerate(rest, start=1):
+        if isinstance(statement, exp.EndStatement):
+            return taken
+    return len(rest)
+
+
+def _after_string_body(node: exp.Create, body: list[exp.Expression]):
+    """(the body's statements, the statements that follow the CREATE): sqlglot reads a body given
+    as a string (Snowflake's ``AS $$ … $$``) and then every statement after the CREATE's ``;``
+    into one block with it (``CREATE PROCEDURE p() … AS $$ … $$; SELECT 1`` is one CREATE whose
+    block holds the string and the SELECT).  What follows the string is not the body: those are
+    statements of the script, after the CREATE (a T-SQL body without a string runs to the end of
+    its batch, so there it stays the body)."""
+    block = node.args.get("expression")
+    if not isinstance(block, exp.Block):
+        return body, []
+    items = list(block.expressions)
+    strings = [i for i, item in enumerate(items) if isinstance(item, (exp.RawString, exp.Heredoc))]
+    if not strings or strings[-1] == len(items) - 1:
+        return body, []
+    after = {id(item) for item in items[strings[-1] + 1:]}
+    return [s for s in body if id(s) not in after], [s for s in items[strings[-1] + 1:] if s is not None]
 
 
 def _language(node: exp.Create) -> str | None:

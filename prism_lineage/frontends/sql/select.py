@@ -407,18 +407,21 @@ def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
             items.extend(_expand_star(expression, None, state))
         elif isinstance(expression, exp.Column) and isinstance(expression.this, exp.Star):
             items.extend(_expand_star(expression.this, expression, state))
+        elif (pattern := stars.star_pattern(expression)) is not None:  # DuckDB's ``* LIKE 'a%'``
+            items.extend(_expand_star(pattern[0], pattern[1], state, pattern[2]))
         elif isinstance(expression, exp.Dot) and isinstance(expression.expression, exp.Star):
             row_items = _expand_row_star(expression, state)
             if row_items is None:
                 row_items = [SelectItem(name, node) for name, node in stars.value_star(expression, ExpressionLowerer(state))]
             items.extend(row_items)
+        # The name once: an unaliased expression is named by its SQL text (generated each time).
         elif (picked := stars.select_items(expression, ExpressionLowerer(state),
-                                           _output_name(expression, position, state))) is not None:
+                                           name := _output_name(expression, position, state))) is not None:
             items.extend(SelectItem(name, node) for name, node in picked)  # DuckDB's COLUMNS(...)
         elif (generated := select_outputs(expression, ExpressionLowerer(state))) is not None:
             items.extend(SelectItem(name, output) for name, output in generated)
         else:
-            items.append(SelectItem(_output_name(expression, position, state), expression))
+            items.append(SelectItem(name, expression))
     if not items:
         raise InvalidStatementError("the select list is empty", origin=ctx.origin(node))
     return items
@@ -438,7 +441,7 @@ def _output_name(node: exp.Expression, position: int, state: SelectState) -> str
     return node.sql(dialect=state.ctx.dialect)
 
 
-def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState) -> list[SelectItem]:
+def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, keep=None) -> list[SelectItem]:
     ctx = state.ctx
     scope = state.scope
     norm = ctx.normalizer
@@ -472,6 +475,13 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState) 
             norm.part(alias.args["alias"])
     items: list[SelectItem] = []
     open_sources = [s for s in scope.sources if s.is_open] if column is None else []
+    written = (column if column is not None else star).sql(dialect=ctx.dialect)
+    if keep is None:
+        keep = stars.star_filter(star, written, origin)  # ``* ILIKE 'a%'``
+    if keep is not None:
+        entries = [(name, target) for name, target in entries if keep(name)]
+        if not entries:
+            raise InvalidStatementError(f"{written}: the pattern matches no column", origin=origin)
     for name, target in entries:
         if name.lower() in excluded:
             continue

@@ -13,6 +13,7 @@ the schema, the star reads that table's unknown columns (``t.*``, confidence unk
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from typing import TYPE_CHECKING
 
@@ -53,9 +54,8 @@ def star_entries(star_node: exp.Expression, lowerer: "ExpressionLowerer", where:
         if not scope.sources:
             raise InvalidStatementError(f"the * of {where} needs a FROM clause", origin=origin)
         entries = list(scope.star_columns())
-    if star.args.get("ilike") is not None:
-        raise InvalidStatementError(f"* ILIKE in {where} is not read by prism_lineage: list the columns instead",
-                                    origin=origin)
+    keep = star_filter(star, where, origin)
+    entries = [(n, t) for n, t in entries if keep is None or keep(n)]
     excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower()
                 for c in star.args.get("except_") or []}
     replaced: dict[str, exp.Expression] = {}
@@ -64,6 +64,66 @@ def star_entries(star_node: exp.Expression, lowerer: "ExpressionLowerer", where:
             raise InvalidStatementError(f"a REPLACE item of the * of {where} needs 'AS <column>'", origin=origin)
         replaced[norm.part(alias.args["alias"]).lower()] = alias.this
     return [(n, t) for n, t in entries if n.lower() not in excluded], replaced, origin
+
+
+def star_filter(star: exp.Star, where: str, origin: Origin | None, pattern: exp.Expression | None = None,
+                case_sensitive: bool = False, negate: bool = False):
+    """Snowflake's and DuckDB's ``* ILIKE 'pattern'`` (and DuckDB's ``* [NOT] LIKE 'pattern'``,
+    ``pattern`` given): the star stands for the columns whose name matches the pattern (``%``
+    any text, ``_`` one character; ILIKE without case), wherever the star is — a select item, a
+    function argument (``HASH(* ILIKE 'a%')``, ``OBJECT_CONSTRUCT(* ILIKE …)``).  Returns
+    ``name -> bool`` (the unknown columns ``*`` of a table not in the schema are kept: which of
+    them match is unknown), or ``None`` when the star has no pattern."""
+    if pattern is None:
+        pattern = star.args.get("ilike")
+    if pattern is None:
+        return None
+    if not (isinstance(pattern, exp.Literal) and pattern.is_string) or "\\" in pattern.this:
+        raise InvalidStatementError(f"the pattern {pattern.sql()} of {where}: only a plain string pattern (no "
+                                    "escape character) is read: list the columns instead", origin=origin)
+    regex = re.compile(_like_regex(pattern.this, None), re.S | (0 if case_sensitive else re.I))
+    return lambda name: name == "*" or (regex.fullmatch(name) is not None) != negate
+
+
+def star_pattern(node: exp.Expression):
+    """DuckDB's ``* LIKE 'a%'`` / ``* NOT LIKE 'a%'`` / ``t.* ILIKE …`` / ``* SIMILAR TO 'regex'`` /
+    ``* GLOB 'a*'`` as a select item (sqlglot reads them as a predicate over a star): ``(the
+    star, the column node or None, name -> bool)``; ``None`` for anything else."""
+    negate = False
+    if isinstance(node, exp.Not) and isinstance(node.this, (exp.Like, exp.ILike, exp.SimilarTo, exp.Glob)):
+        node, negate = node.this, True
+    if not isinstance(node, (exp.Like, exp.ILike, exp.SimilarTo, exp.Glob)) or not is_star(node.this):
+        return None
+    star_node = node.this
+    star = star_node.this if isinstance(star_node, exp.Column) else star_node
+    where = node.sql(dialect="duckdb")
+    negate = negate != bool(node.args.get("negate"))
+    if isinstance(node, (exp.SimilarTo, exp.Glob)):
+        pattern = node.expression
+        if not (isinstance(pattern, exp.Literal) and pattern.is_string) or node.args.get("escape"):
+            raise InvalidStatementError(f"the pattern of {where}: only a plain string pattern is read: list the "
+                                        "columns instead", origin=None)
+        if isinstance(node, exp.Glob):
+            def test(name: str, glob: str = pattern.this) -> bool:
+                return fnmatch.fnmatchcase(name, glob)
+        else:  # SIMILAR TO: the whole name matches the regular expression
+            if _NOT_RE2.search(pattern.this):
+                raise InvalidStatementError(f"{where}: lookaround and backreferences are not RE2 syntax",
+                                            origin=None)
+            try:
+                regex = re.compile(pattern.this, re.S)
+            except re.error as error:
+                raise InvalidStatementError(f"{where}: not a regular expression ({error})", origin=None) from None
+
+            def test(name: str) -> bool:
+                return regex.fullmatch(name) is not None
+
+        def keep(name: str) -> bool:
+            return name == "*" or test(name) != negate
+    else:
+        keep = star_filter(star, where, None, node.expression, case_sensitive=isinstance(node, exp.Like),
+                           negate=negate)
+    return star, (star_node if isinstance(star_node, exp.Column) else None), keep
 
 
 def reference(lowerer: "ExpressionLowerer", target, origin: Origin | None, mode: "Mode") -> Expr:
@@ -170,10 +230,13 @@ def selection(node: exp.Columns, lowerer: "ExpressionLowerer") -> Selection:
                                                f"{', '.join(s.label for s in open_sources)}", name))
     elif isinstance(what, exp.Lambda):
         entries = list(scope.star_columns()) if scope.sources else []
-        fields = tuple(f for _, t in entries for f in _field_ids(t))
-        chosen.unknown.append((fields, "picks the columns its lambda selects, which prism_lineage does not "
-                                       "evaluate: each output column is one of these", None))
-        return chosen
+        try:
+            matcher = _lambda_matcher(what)
+        except _NotEvaluated as why:
+            fields = tuple(f for _, t in entries for f in _field_ids(t))
+            chosen.unknown.append((fields, f"picks the columns its lambda selects, which prism_lineage does not "
+                                           f"evaluate ({why}): each output column is one of these", None))
+            return chosen
     else:
         raise InvalidStatementError(f"{text}: COLUMNS takes *, a regular expression, a list of column names or a "
                                     "lambda", origin=chosen.origin)
@@ -187,12 +250,113 @@ def selection(node: exp.Columns, lowerer: "ExpressionLowerer") -> Selection:
                                            "columns it stands for are unknown", None))
             continue
         match = matcher(name) if matcher is not None else None
-        if matcher is None or match is not None:
-            chosen.columns.append((name, target, match))
+        if matcher is None or match:  # a regular expression's match, or what a lambda says
+            chosen.columns.append((name, target, match if isinstance(match, re.Match) else None))
     if not chosen.columns and not chosen.unknown:
         raise InvalidStatementError(f"{text} matches no column of {', '.join(scope.aliases())}",
                                     origin=chosen.origin)
     return chosen
+
+
+class _NotEvaluated(Exception):
+    """A lambda of ``COLUMNS(lambda c: …)`` in a form prism_lineage does not evaluate."""
+
+
+def _lambda_matcher(node: exp.Lambda):
+    """``COLUMNS(lambda c: <predicate>)``: DuckDB keeps the columns whose *name* the predicate
+    holds for (``list_filter`` over the names).  The predicate is evaluated here, on each name,
+    for the common forms only — ``LIKE``/``ILIKE`` (``ESCAPE``), ``GLOB``, ``=``/``<>``, ``IN``,
+    ``starts_with``/``prefix``, ``ends_with``/``suffix``, ``contains``, ``regexp_matches``
+    (RE2, a match anywhere) on the name or on ``lower``/``upper`` of it, and ``AND``/``OR``/``NOT``
+    of those; anything else raises ``_NotEvaluated`` saying what (the selection then stays
+    unknown).  Returns ``name -> bool``."""
+    params = [p.name for p in node.expressions]
+    if len(params) != 1:
+        raise _NotEvaluated("a lambda of one parameter, the column name, was expected")
+    param = params[0]
+    body = node.this
+
+    def value(expr: exp.Expression, name: str) -> str:
+        if isinstance(expr, (exp.Identifier, exp.Column)) and not (isinstance(expr, exp.Column) and expr.table) \
+                and expr.name == param:
+            return name
+        if isinstance(expr, exp.Literal) and expr.is_string:
+            return expr.this
+        if isinstance(expr, exp.Paren):
+            return value(expr.this, name)
+        if isinstance(expr, exp.Lower):
+            return value(expr.this, name).lower()
+        if isinstance(expr, exp.Upper):
+            return value(expr.this, name).upper()
+        raise _NotEvaluated(f"{expr.sql(dialect='duckdb')} is not the name or a string")
+
+    def holds(expr: exp.Expression, name: str) -> bool:
+        if isinstance(expr, exp.Paren):
+            return holds(expr.this, name)
+        if isinstance(expr, exp.Not):
+            return not holds(expr.this, name)
+        if isinstance(expr, (exp.And, exp.Or)):
+            # Both sides, always: a form it cannot read must be said whatever the other side gives.
+            left, right = holds(expr.this, name), holds(expr.expression, name)
+            return (left and right) if isinstance(expr, exp.And) else (left or right)
+        if isinstance(expr, exp.Boolean):
+            return bool(expr.this)
+        escape = None
+        if isinstance(expr, exp.Escape):
+            escape = value(expr.expression, name)
+            expr = expr.this
+            if not isinstance(expr, (exp.Like, exp.ILike)) or len(escape) != 1:
+                raise _NotEvaluated(f"{expr.sql(dialect='duckdb')} ESCAPE …")
+        if isinstance(expr, (exp.Like, exp.ILike)):
+            text, pattern = value(expr.this, name), value(expr.expression, name)
+            flags = re.S | (re.I if isinstance(expr, exp.ILike) else 0)
+            found = re.fullmatch(_like_regex(pattern, escape), text, flags) is not None
+            return found != bool(expr.args.get("negate"))
+        if isinstance(expr, exp.Glob):
+            return fnmatch.fnmatchcase(value(expr.this, name), value(expr.expression, name))
+        if isinstance(expr, (exp.EQ, exp.NEQ)):
+            same = value(expr.this, name) == value(expr.expression, name)
+            return same if isinstance(expr, exp.EQ) else not same
+        if isinstance(expr, exp.In) and not expr.args.get("query") and not expr.args.get("field"):
+            found = value(expr.this, name) in [value(e, name) for e in expr.expressions]
+            return found != bool(expr.args.get("negate"))
+        if isinstance(expr, exp.StartsWith):
+            return value(expr.this, name).startswith(value(expr.expression, name))
+        if isinstance(expr, exp.EndsWith):
+            return value(expr.this, name).endswith(value(expr.expression, name))
+        if isinstance(expr, exp.Contains):
+            return value(expr.expression, name) in value(expr.this, name)
+        if isinstance(expr, exp.Anonymous) and expr.name.lower() in ("prefix", "suffix") and len(expr.expressions) == 2:
+            text, part = (value(e, name) for e in expr.expressions)
+            return text.startswith(part) if expr.name.lower() == "prefix" else text.endswith(part)
+        if isinstance(expr, exp.RegexpLike) and not expr.args.get("flag"):
+            pattern = value(expr.expression, name)
+            if _NOT_RE2.search(pattern):
+                raise _NotEvaluated(f"{pattern!r} is not RE2 syntax")
+            try:
+                return re.search(pattern, value(expr.this, name)) is not None
+            except re.error as error:
+                raise _NotEvaluated(f"{pattern!r} is not a regular expression ({error})") from None
+        raise _NotEvaluated(f"{expr.sql(dialect='duckdb')} is not one of the forms it evaluates")
+
+    # Evaluated once first, so a form it cannot read is said before any column is picked.
+    holds(body, "")
+    return lambda name: holds(body, name)
+
+
+def _like_regex(pattern: str, escape: str | None) -> str:
+    """A LIKE pattern as a regular expression: ``%`` any text, ``_`` one character (DuckDB has
+    no escape character unless ``ESCAPE`` gives one)."""
+    out, i = [], 0
+    while i < len(pattern):
+        char = pattern[i]
+        if escape is not None and char == escape and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if char == "%" else "." if char == "_" else re.escape(char))
+        i += 1
+    return "".join(out)
 
 
 def _field_ids(target) -> tuple[str, ...]:

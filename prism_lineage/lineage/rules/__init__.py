@@ -23,6 +23,10 @@ def rule_for(node: Relation, ctx: RuleContext) -> None:
     raise UnsupportedOperator(f"no lineage rule for operator {type(node).__name__}")
 
 
+_RULES: dict[type, object] = {}
+_RULES_FOR: dict[type, object] = {}  # the registered rules _RULES was filled from
+
+
 def plan_edges(root: Relation, ctx: RuleContext, stop=None) -> RuleContext:
     """Apply the rule of every relation reachable from ``root`` (once per relation id).
 
@@ -31,6 +35,13 @@ def plan_edges(root: Relation, ctx: RuleContext, stop=None) -> RuleContext:
     a script's table, lineage/through.py)."""
     seen: set[str] = set()
     stack = [root]
+    # Each class's rule from a plain dict (singledispatch's own cache is a weak-keyed
+    # dictionary, slower to ask for every relation), forgotten when a rule is registered.
+    if rule_for.registry != _RULES_FOR:
+        _RULES.clear()
+        _RULES_FOR.clear()
+        _RULES_FOR.update(rule_for.registry)
+    rules = _RULES
     while stack:
         node = stack.pop()
         if node.id in seen:
@@ -38,7 +49,11 @@ def plan_edges(root: Relation, ctx: RuleContext, stop=None) -> RuleContext:
         seen.add(node.id)
         if stop is not None and node is not root and stop(node):
             continue
-        rule_for(node, ctx)
+        kind = type(node)
+        rule = rules.get(kind)
+        if rule is None:
+            rule = rules[kind] = rule_for.dispatch(kind)
+        rule(node, ctx)
         stack.extend(node.inputs)
         if ctx.pending:
             stack.extend(ctx.pending)

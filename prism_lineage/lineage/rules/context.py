@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...ir import Expr, FieldRef, Relation, Subquery
+from ...ir import Expr, FieldRef, Literal, Relation, Subquery
 from ...ir.expressions import children
-from ..edges import Edge, Link
+from ..edges import Edge, EdgeFields, Link
 from ..expression_inputs import inputs as _inputs, read_fields as _read_fields, value_inputs as _value_inputs
 from ..kinds import Confidence, Relationship, Transformation
 
@@ -14,16 +14,18 @@ _VALUE = Relationship.VALUE
 _CONTROL = Relationship.CONTROL
 _SORT = Relationship.SORT
 _EXPRESSION = Transformation.EXPRESSION
+_fields = tuple.__new__  # EdgeFields(...) without its Python-level __new__
 
 
 class RuleContext:
     """Collects the edges and links the rules emit for one plan, and the relations still to
     visit (subqueries found in expressions)."""
 
-    __slots__ = ("edges", "links", "pending", "functions", "ordering")
+    __slots__ = ("records", "links", "pending", "functions", "ordering")
 
     def __init__(self, functions=None, ordering: frozenset[str] = frozenset()):
-        self.edges: list[Edge] = []
+        # The edges emitted, as tuples of their fields (``edges`` makes the ``Edge`` objects).
+        self.records: list[EdgeFields] = []
         self.links: list[Link] = []
         self.pending: list[Relation] = []
         # Function metadata (transformation and confidence per function name); the default
@@ -33,16 +35,21 @@ class RuleContext:
         # (``Statement.ordering``): only their keys give sort lineage.
         self.ordering = ordering
 
+    @property
+    def edges(self) -> list[Edge]:
+        """The edges emitted so far."""
+        return [Edge(*fields) for fields in self.records]
+
     # --- emitting ------------------------------------------------------------------------
 
     def edge(self, source: str, target: str, relationship: Relationship, transformation: Transformation,
              confidence: Confidence, expr: Expr | None, rule: str, node: Relation,
              reason: str | None = None, path: str | None = None) -> None:
-        self.edges.append(Edge(
+        self.records.append(_fields(EdgeFields, (
             source, target, relationship, transformation, confidence,
             expr.id if expr is not None else None, rule, node.id,
             expr.origin if expr is not None and expr.origin is not None else node.origin, reason, path,
-        ))
+        )))
 
     def flow(self, source: Relation | str, target: str, kind: str = "flow") -> None:
         self.links.append(Link(source if isinstance(source, str) else source.id, target, kind))
@@ -83,18 +90,18 @@ class RuleContext:
     def subqueries(self, expr: Expr, target: str) -> None:
         if type(expr) is FieldRef:
             return
-        for node in _iter(expr):
+        # Every node of the expression, parents first (a loop, not a generator: this runs over
+        # every expression of the plan); leaves hold no subquery.
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind is FieldRef or kind is Literal:
+                continue
             if isinstance(node, Subquery):
                 self.pending.append(node.relation)
                 self.links.append(Link(node.relation.id, target))
-
-
-def _iter(expr: Expr):
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(children(node))
+            stack.extend(children(node))
 
 
 def value_inputs(expr: Expr, functions=None):

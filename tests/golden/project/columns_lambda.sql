@@ -1,4 +1,4 @@
 -- dialect: duckdb
 -- schema: {"t1": {"id": "int", "a": "int", "b": "varchar"}, "t2": {"id": "int", "a": "int", "c": "varchar"}}
--- description: a lambda picks columns prism_lineage does not evaluate: one field standing for them, every column conservative, said under uncertain
-SELECT COLUMNS(lambda c: c LIKE '%a%') FROM t1
+-- description: a lambda over the column names in a form prism_lineage evaluates (LIKE, OR, =): the columns DuckDB picks (a, b), each exact, as COLUMNS(['a', 'b']) would
+SELECT COLUMNS(lambda c: c LIKE '%a%' OR c = 'b') FROM t1
