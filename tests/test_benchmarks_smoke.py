@@ -148,3 +148,17 @@ def test_scale_scripts_mean_what_they_say() -> None:
     assert mixed.statements[-1].reads == ["base"]
     point = scale_scripts.run_point(scale_scripts.ctas_chain(5), timeout=120, code=None)
     assert point["statements"] == 6 and point["error"] is None and point["cpu_s"] > 0
+
+
+def test_explain_tpcds_reports_cpu_and_load_and_profiles_the_worker(tmp_path: Path) -> None:
+    from benchmarks import explain_tpcds
+
+    workload = Workload("mini", SCHEMA, QUERIES, ROOT)
+    text, figures = explain_tpcds.timings(workload, 1)
+    assert "CPU: explain" in text and "load average" in text
+    assert figures["explain"]["cpu_total_s"] > 0 and figures["floor"]["cpu_total_s"] > 0
+    assert set(figures) >= {"ratio_wall", "ratio_cpu", "load_average_before", "load_average_after", "commit"}
+    json.dumps(figures)  # what --json writes
+    # explain works on the deep-stack worker thread: the profile must be taken there, or it
+    # shows only the caller waiting.
+    assert "lower_select" in explain_tpcds.profile(workload, 200)

@@ -288,3 +288,12 @@ def test_a_star_over_a_value_whose_fields_are_unknown_is_refused(sql, schema, me
 def test_a_struct_constructors_star_is_its_named_fields() -> None:
     found = sources("SELECT STRUCT(amount AS a, id AS b).* EXCEPT (b) FROM orders", ROWS, "bigquery")
     assert list(found) == ["a"] and [c for c, _, _ in found["a"]] == ["orders.amount"]
+
+
+def test_group_by_a_position_past_an_unknown_star_is_refused() -> None:
+    """GROUP BY 2 after ``*`` over a table without a schema names a column nobody can tell: a
+    grouping key reported on a guess would be a wrong answer."""
+    with pytest.raises(InvalidStatementError) as error:
+        prism_lineage.explain("SELECT *, x AS k FROM t GROUP BY 2", None, dialect="duckdb")
+    assert "GROUP BY 2 counts the select list past *" in error.value.message
+    assert (error.value.line, error.value.column) == (1, 34)

@@ -37,6 +37,7 @@ from ...ir import (
 )
 from ...ir import types as T
 from . import generators, lookups, nested, semi_structured, stars
+from .positional import lower_positional, position_of
 from .variables import read_variable, variable_name
 
 if TYPE_CHECKING:
@@ -192,6 +193,10 @@ class ExpressionLowerer:
         if isinstance(node.this, exp.Star):
             raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or as a function argument",
                                         origin=self.ctx.origin(node.this))
+        number = position_of(node.this)
+        if number is not None:  # ``t.$2``
+            qualifier = tuple(self.ctx.normalizer.part(p) for p in node.parts[:-1])
+            return lower_positional(self, node, number, qualifier, self._near_origin(node), mode)
         origin = self.ctx.origin(node.this)
         if not node.table:
             row = self._whole_row(node, origin)
@@ -292,17 +297,23 @@ class ExpressionLowerer:
     def parameter(self, node: exp.Expression, mode: Mode) -> Expr:
         """``$x`` (Snowflake), ``@x`` (T-SQL, MySQL): a script variable, else a value bound at
         run time (no source)."""
+        number = position_of(node)
+        if number is not None and self.scope.sources:  # ``$1``: a column by position (positional.py)
+            return lower_positional(self, node, number, None, self._near_origin(node), mode)
         name = variable_name(node, self.ctx)
         if name is not None:
-            # sqlglot keeps no position for ``$x``: the nearest enclosing expression's stands in.
-            origin = self.ctx.origin(node) or self._span(node)
-            parent = node.parent
-            while origin is None and parent is not None:
-                origin, parent = self._span(parent), parent.parent
-            found = read_variable(name, origin, self.ctx)
+            found = read_variable(name, self._near_origin(node), self.ctx)
             if found is not None:
                 return found
         return self.literal(node, mode)
+
+    def _near_origin(self, node: exp.Expression) -> Origin | None:
+        """sqlglot keeps no position for ``$x``: the nearest enclosing expression's stands in."""
+        origin = self.ctx.origin(node) or self._span(node)
+        parent = node.parent
+        while origin is None and parent is not None:
+            origin, parent = self._span(parent), parent.parent
+        return origin
 
     def _names_a_derived_source(self, node: exp.Column) -> bool:
         if len(node.parts) != 2:

@@ -9,6 +9,7 @@ from sqlglot import exp
 
 from ...errors import InvalidStatementError, MissingTableError, UnknownColumnError
 from ...ir import (
+    CandidateRef,
     Call,
     CteRef,
     Expr,
@@ -37,7 +38,7 @@ from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
 from . import generators, pivot
-from .renaming import is_star, needs_renaming, rename_by_position, renamed_columns
+from .renaming import is_star, needs_renaming, positional_candidates, rename_by_position, renamed_columns
 from .names import table_parts
 from .policies import apply_policies
 from .semantic_views import semantic_view_item
@@ -253,6 +254,16 @@ class QueryLowerer:
         index = None
         if isinstance(target, exp.Literal) and not target.is_string and target.this.isdigit():
             index = int(target.this) - 1
+            first_star = next((i for i, f in enumerate(fields) if is_star(f)), None)
+            if first_star is not None and index > first_star:
+                # Counted past a star of unknown width: one of several columns (renaming.py).
+                candidates = positional_candidates(fields, index)
+                origin = ctx.origin(target)
+                reason = (f"ORDER BY {index + 1} counts the columns past a * whose columns are not in the schema: "
+                          f"it is {' or '.join(fields[i].name for i in candidates)}, which is not known")
+                ref = CandidateRef(ctx.ids.new("col", origin), origin, None, tuple(fields[i].id for i in candidates),
+                                   reason)
+                return SortKey(ref, bool(ordered.args.get("desc")), ordered.args.get("nulls_first"))
             if not 0 <= index < len(fields):
                 raise InvalidStatementError(
                     f"ORDER BY position {index + 1} is not in the select list (1 to {len(fields)})",

@@ -10,7 +10,8 @@ spelled like the new name, which is what reading the name through the star would
 
 from __future__ import annotations
 
-from ...ir import CandidateRef, Expr, Field, FieldRef, Project, Relation, field_id
+from ...ir import AccessKind, CandidateRef, Expr, Field, FieldRef, NestedAccess, Project, Relation, field_id
+from ...lineage.paths import UNKNOWN_PART
 from ...ir.origin import Origin
 from .context import LoweringContext
 
@@ -22,6 +23,22 @@ def is_star(f: Field) -> bool:
 def needs_renaming(relation: Relation, names: list[str]) -> bool:
     """Whether a star comes at or before the last named position (so plain zipping is wrong)."""
     return any(is_star(f) for f in relation.fields[:len(names)])
+
+
+def positional_candidates(fields, position: int) -> list[int]:
+    """The indexes of what may stand at 0-based ``position`` past the first star: every star, and
+    each later field m that lands at m - (stars before it) or later (each star may hold no
+    column, or many)."""
+    first = next(i for i, f in enumerate(fields) if is_star(f))
+    candidates: list[int] = []
+    stars_before = 0
+    for m in range(first, len(fields)):
+        if is_star(fields[m]):
+            candidates.append(m)
+            stars_before += 1
+        elif m - stars_before <= position:
+            candidates.append(m)
+    return candidates
 
 
 def rename_by_position(ctx: LoweringContext, relation: Relation, names: list[str], label: str,
@@ -53,23 +70,11 @@ def renamed_columns(ctx: LoweringContext, fields: tuple[Field, ...], names: list
             f = fields[position]
             add(name, FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id), f.type)
             continue
-        # Field m (after the first star) lands at position m - (stars before it) or later: each
-        # star may hold no column at all, or many.
-        candidates: list[Field] = []
-        stars_before = 0
-        for m in range(first, len(fields)):
-            f = fields[m]
-            if is_star(f):
-                candidates.append(f)
-                stars_before += 1
-            elif m - stars_before <= position:
-                candidates.append(f)
-        labels = " or ".join("a column of " + (c.name[:-2] if c.name.endswith(".*") else label) if is_star(c)
-                             else c.name for c in candidates)
+        candidates = [fields[m] for m in positional_candidates(fields, position)]
+        labels = " or ".join(describe(c) for c in candidates)
         reason = (f"{name} names the column at position {position + 1} of {label}, whose columns before it are not "
                   f"all in the schema: it is {labels}, which is not known")
-        add(name, CandidateRef(ctx.ids.new("col", origin), origin, None, tuple(c.id for c in candidates), reason),
-            None)
+        add(name, candidate(ctx, candidates, reason, origin), None)
     for f in fields[first:] if rest else ():
         if not is_star(f):
             ctx.uncertain_about(
@@ -106,3 +111,23 @@ def fit_written(ctx: LoweringContext, root: Relation, names: list[str], label: s
         return None
     exprs, columns = renamed_columns(ctx, fields, names, label, origin, project_id, rest=False)
     return Project(project_id, origin, root, exprs, columns)
+
+
+def describe(f) -> str:
+    """How a reason names a candidate: a star as the columns it stands for."""
+    if f.name == "*":
+        return "one of the columns * stands for"
+    if f.name.endswith(".*"):
+        return f"one of the columns of {f.name[:-2]}"
+    return f.name
+
+
+def candidate(ctx: LoweringContext, candidates: list[Field], reason: str, origin: Origin | None) -> Expr:
+    """One of ``candidates``, which one not known.  Sealed where a star is among them: a name or
+    path read below it (``r:a``) is a part of that unknown column, never the star's column
+    spelled like the path's first key."""
+    ref = CandidateRef(ctx.ids.new("col", origin), origin, None, tuple(c.id for c in candidates), reason)
+    if not any(is_star(c) for c in candidates):
+        return ref
+    return NestedAccess(ctx.ids.new("access", origin), origin, None, ref, (UNKNOWN_PART,), AccessKind.COLUMN,
+                        False, reason)

@@ -22,6 +22,7 @@ from ...errors import InvalidStatementError, ParseError, UnknownTableError
 from ...ir import (
     Aggregate,
     AggregateCall,
+    CandidateRef,
     Call,
     Distinct,
     Expr,
@@ -39,6 +40,7 @@ from ...ir import (
 )
 from .expressions import ExpressionLowerer, Mode, and_all, function_name
 from . import stars
+from .renaming import is_star, positional_candidates
 from .generators import GeneratedOutput, SelectGenerators, select_outputs
 from .scope import Scope
 
@@ -300,7 +302,7 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
             distinct_on.append(_output_or_lowered(key, items, select_exprs, lowerer))
 
     order = node.args.get("order")
-    sort_keys: list[tuple[int | Expr, exp.Ordered]] = []
+    sort_keys: list[tuple[int | Positions | Expr, exp.Ordered]] = []
     if order is not None:
         keys_seen = [(_order_target(ordered.this, items, state, lowerer), ordered) for ordered in order.expressions]
         # SQL keeps the order of a derived table's rows nowhere: its ORDER BY matters only when
@@ -327,8 +329,8 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
     if state.generators is not None:
         relation = state.generators.build(relation)
 
-    hidden = [key for key, _ in sort_keys if not isinstance(key, int)]
-    hidden += [key for key in distinct_on if not isinstance(key, int)]
+    hidden = [key for key, _ in sort_keys if not isinstance(key, (int, Positions))]
+    hidden += [key for key in distinct_on if not isinstance(key, (int, Positions))]
     project_origin = _span_all(ctx, select_exprs) or ctx.origin(node)
     project_id = ctx.ids.new("project", project_origin)
     exprs = select_exprs + hidden
@@ -338,7 +340,10 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
                 for i, expr in enumerate(hidden)]
     relation = Project(project_id, project_origin, relation, tuple(exprs), tuple(columns))
 
-    def output_ref(key: int | Expr) -> Expr:
+    def output_ref(key: int | Positions | Expr) -> Expr:
+        if isinstance(key, Positions):
+            origin = columns[key[0]].origin
+            return CandidateRef(ctx.ids.new("col", origin), origin, None, tuple(columns[i].id for i in key), key.reason)
         index = key if isinstance(key, int) else len(items) + hidden.index(key)
         target = columns[index]
         return FieldRef(ctx.ids.new("col", target.origin), target.origin, target.type, target.id)
@@ -660,6 +665,9 @@ def _group_keys(group: exp.Group, items: list[SelectItem], state: SelectState, l
 def _group_target(node: exp.Expression, items: list[SelectItem], state: SelectState) -> exp.Expression | SelectItem:
     """GROUP BY 2 and GROUP BY alias name select items; anything else is an expression."""
     position = _select_position(node, items, "GROUP BY", state)
+    if isinstance(position, Positions):
+        # Grouping by one unknown column of several is not a key anyone can report: refused.
+        raise InvalidStatementError(f"{position.reason}: name the column instead", origin=state.ctx.origin(node))
     if position is not None:
         return items[position]
     if isinstance(node, exp.Column) and not node.table:
@@ -672,11 +680,33 @@ def _group_target(node: exp.Expression, items: list[SelectItem], state: SelectSt
     return node
 
 
-def _select_position(node: exp.Expression, items: list[SelectItem], clause: str, state: SelectState) -> int | None:
-    """``GROUP BY 2`` / ``ORDER BY 2``: the 0-based select item a number names (else None)."""
+class Positions(tuple):
+    """``ORDER BY 2`` after a ``*`` over a table without a schema: the output column at that
+    position is one of these select items (the star stands for any number of columns), which
+    one is not known.  ``reason`` says so."""
+
+    reason: str
+
+
+def _is_star_item(item: SelectItem) -> bool:
+    return is_star(item)  # a SelectItem is named like a field
+
+
+def _select_position(node: exp.Expression, items: list[SelectItem], clause: str,
+                     state: SelectState) -> int | Positions | None:
+    """``GROUP BY 2`` / ``ORDER BY 2``: the 0-based select item a number names (else None).
+    Counted past a star of unknown width, the position is one of several items (Positions)."""
     if not (isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit()):
         return None
     position = int(node.this)
+    first_star = next((i for i, item in enumerate(items) if _is_star_item(item)), None)
+    if first_star is not None and position > first_star + 1:
+        candidates = positional_candidates(items, position - 1)
+        found = Positions(candidates)
+        stars = ", ".join(items[m].name for m in candidates if _is_star_item(items[m]))
+        found.reason = (f"{clause} {position} counts the select list past {stars}, whose columns are not in the "
+                        f"schema: it is {' or '.join(items[m].name for m in candidates)}, which is not known")
+        return found
     if not 1 <= position <= len(items):
         raise InvalidStatementError(
             f"{clause} position {position} is not in the select list (1 to {len(items)})",
@@ -693,7 +723,7 @@ def _unalias(node: exp.Expression) -> exp.Expression:
 
 
 def _order_target(node: exp.Expression, items: list[SelectItem], state: SelectState,
-                  lowerer: ExpressionLowerer) -> int | Expr:
+                  lowerer: ExpressionLowerer) -> int | Positions | Expr:
     """ORDER BY names an output column (by position or name) or an expression over the rows."""
     position = _select_position(node, items, "ORDER BY", state)
     if position is not None:

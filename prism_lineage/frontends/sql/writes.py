@@ -133,7 +133,7 @@ def _short_inserts(ctx: LoweringContext) -> bool:
 
 def _fit(root: Relation, names: list[str], target: Target, statement: str, ctx: LoweringContext) -> Relation:
     """The query's columns, a star among them, onto the written names (renaming.fit_written)."""
-    fitted = fit_written(ctx, root, names, target.name, exact_width=not _short_inserts(ctx))
+    fitted = fit_written(ctx, root, names, "the query", exact_width=not _short_inserts(ctx))
     if fitted is None:
         raise column_count_mismatch(statement, target, names, len(root.fields), root.origin or target.origin)
     return fitted
