@@ -63,6 +63,8 @@ class CteDef:
     relation: Relation | None = None
     # While a recursive CTE's recursive term is lowered: its id and fields.
     recursive_target: tuple[str, tuple[Field, ...]] | None = None
+    # The rows earlier statements wrote into a table of the script (``CteRef.script``).
+    script: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -645,7 +647,7 @@ class QueryLowerer:
             if not renames_a_star:
                 names = column_aliases + names[len(column_aliases):]
             fields = tuple(Field(field_id(ref_id, i), names[i], f.type, origin) for i, f in enumerate(body.fields))
-            relation = CteRef(ref_id, origin, definition.name, body, fields)
+            relation = CteRef(ref_id, origin, definition.name, body, fields, definition.script)
             if renames_a_star:  # ``FROM c AS u(a, b)`` where c has a schema-less star (renaming.py)
                 relation = rename_by_position(ctx, relation, column_aliases, alias, origin)
         columns = []
