@@ -18,8 +18,7 @@ Exit codes (also in docs/cli.md):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (every command's start-up)
 if TYPE_CHECKING:  # only annotations: importing the IR is not needed to raise an error
     from .ir.origin import Origin
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -86,13 +85,12 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # sqlglot logs a warning for statements it reads only as commands (CALL, EXECUTE
-    # IMMEDIATE …); the answer says what was not analysed, and stderr is for one error line.
-    logging.getLogger("sqlglot").setLevel(logging.ERROR)
     try:
         argv = list(sys.argv[1:] if argv is None else argv)
         parser = build_parser(_command_of(argv))
         args = parser.parse_args(argv)
+        if not _answers_from_store(args):
+            _quiet_sqlglot()
         return int(args.run(args) or 0)
     except PrismError as error:
         # One line, whatever the input it echoes holds (an escape sequence, a newline).
@@ -116,6 +114,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _json_requested(argv):
             _json_error("internal_error", message)
         return INTERNAL_ERROR
+
+
+def _answers_from_store(args) -> bool:
+    """``lineage --index`` without ``--sync``: the store answers, no SQL is read (and logging,
+    which sqlglot needs quietened, is not imported: the read path's start-up is its cost)."""
+    return getattr(args, "command", None) == "lineage" and getattr(args, "index", None) is not None \
+        and not getattr(args, "sync", False)
+
+
+def _quiet_sqlglot() -> None:
+    # sqlglot logs a warning for statements it reads only as commands (CALL, EXECUTE
+    # IMMEDIATE …); the answer says what was not analysed, and stderr is for one error line.
+    import logging
+
+    logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 
 def _json_requested(argv) -> bool:

@@ -9,12 +9,16 @@ without reading the project.  Light on purpose: the read path imports it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
 
 from ..errors import InputError
+
+try:  # hashlib's blake2b itself, without loading OpenSSL (a few ms of every answer's start-up)
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import blake2b as _blake2b
 
 POINTERS = ".projects"
 
@@ -33,7 +37,7 @@ def environment_root(index: str | Path, project: str, environment: str) -> Path:
 
 
 def _pointer_path(index: str | Path, project_dir: str | Path) -> Path:
-    digest = hashlib.blake2b(str(Path(project_dir).resolve()).encode(), digest_size=12).hexdigest()
+    digest = _blake2b(str(Path(project_dir).resolve()).encode(), digest_size=12).hexdigest()
     return Path(index) / POINTERS / f"{digest}.json"
 
 

@@ -429,6 +429,20 @@ def read_fingerprint(path: Path) -> dict:
         connection.close()
 
 
+def update_fingerprint(path: Path, before: Mapping[str, tuple], found: Mapping[str, tuple]) -> None:
+    """``write_fingerprint`` for a store that holds ``before``: only the files that differ are
+    written (an SQL-only sync at 100,000 files changes one row, not 100,000)."""
+    connection = sqlite3.connect(path, timeout=30.0)
+    try:
+        with connection:
+            connection.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in before if p not in found])
+            connection.executemany("INSERT OR REPLACE INTO files (path, size, mtime_ns, ctime_ns, inode) "
+                                   "VALUES (?,?,?,?,?)",
+                                   [(p, *v) for p, v in sorted(found.items()) if tuple(before.get(p) or ()) != tuple(v)])
+    finally:
+        connection.close()
+
+
 def write_fingerprint(path: Path, found: Mapping[str, tuple]) -> None:
     """The project's files as the sync that just committed read them (None: forget them, so
     that the next sync reads the project)."""

@@ -220,7 +220,7 @@ def _sync_sql_edits(project_dir, root: Path, before: dict, snapshot: dict, optio
                     project: str, environment: str) -> SyncSummary | None:
     """Only SQL changed (``engine.py``): the epoch and the store from the store's own state."""
     from .engine import sync_sql_edits
-    from .store import write_fingerprint
+    from .store import update_fingerprint
 
     if not before:
         return None
@@ -228,7 +228,7 @@ def _sync_sql_edits(project_dir, root: Path, before: dict, snapshot: dict, optio
     if done is None:
         return None
     epoch, read = done
-    write_fingerprint(root / STORE_FILE, snapshot)
+    update_fingerprint(root / STORE_FILE, before, snapshot)
     statements = int(meta.get("statements") or 0)
     return SyncSummary(project, environment, epoch, revision, statements=statements, read=read,
                        unchanged=statements - read, in_files=int(meta.get("in_files") or 0), parser="ran", path="sql")

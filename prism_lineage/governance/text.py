@@ -14,7 +14,7 @@ newline forging a line) is shown escaped, never sent to the terminal.  JSON need
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the store's read path)
 
 from ..terminal import printable as _p
 from .statuses import LINE_STYLE, Mark

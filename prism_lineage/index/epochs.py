@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Iterable
+from itertools import islice
 from pathlib import Path
 
 import pyarrow as pa
@@ -77,6 +79,42 @@ def write_atomically(table: pa.Table, directory: Path, epoch: int) -> Path:
     os.close(handle)
     try:
         pq.write_table(table, temporary)
+        with open(temporary, "rb") as written:
+            os.fsync(written.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+# Rows converted to Arrow at a time: a large epoch (a first sync of 100,000 assets writes every
+# edge and statement) is written row group by row group, so that its rows, their arrays and the
+# file never all sit in memory at once.
+CHUNK_ROWS = 20_000
+
+
+def write_rows(table, rows: Iterable[dict], directory: Path, epoch: int, now, *, always: bool = False) -> Path | None:
+    """Write ``rows`` (dicts, built as they are consumed) as ``table``'s file of ``epoch``, each
+    row ingested at ``now``: temp file, fsync, rename, as ``write_atomically``.  Nothing is
+    written for no rows unless ``always`` (an empty delta that must still write its file)."""
+    from .arrow_rows import table as arrow_table
+
+    iterator = iter(rows)
+    chunk = list(islice(iterator, CHUNK_ROWS))
+    if not chunk and not always:
+        return None
+    directory.mkdir(parents=True, exist_ok=True)
+    target = epoch_file(directory, epoch)
+    handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=directory)
+    os.close(handle)
+    try:
+        with pq.ParquetWriter(temporary, table.schema) as writer:
+            while True:
+                writer.write_table(arrow_table(table.schema, chunk, stamp=now))
+                chunk = list(islice(iterator, CHUNK_ROWS))
+                if not chunk:
+                    break
         with open(temporary, "rb") as written:
             os.fsync(written.fileno())
         os.replace(temporary, target)

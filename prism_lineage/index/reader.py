@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .epochs import EPOCH_SQL, epoch_files, epochs
 from .tables import ALIVE, IndexTable, Supersede
@@ -25,6 +23,8 @@ from .tables import ALIVE, IndexTable, Supersede
 
 class IndexReader:
     def __init__(self, root: Path):
+        import duckdb  # here: a writer that never reads the index (an SQL-only sync) does not load it
+
         self.root = root
         self.connection = duckdb.connect()
 
@@ -88,6 +88,8 @@ def conform(result: pa.Table, schema: pa.Schema) -> pa.Table:
         if field.name in result.column_names:
             array = result.column(field.name)
             if pa.types.is_list(field.type) and array.null_count:
+                import pyarrow.compute as pc
+
                 array = pc.if_else(pc.is_null(array), pa.scalar([], type=array.type), array)
             arrays.append(array.cast(field.type) if array.type != field.type else array)
         elif pa.types.is_list(field.type):

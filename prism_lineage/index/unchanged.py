@@ -1,15 +1,13 @@
 """The epoch of a sync that found nothing changed (specs/control-plane.md §1c): what
 ``EpochWriter.write`` writes when no row differs — an empty merged-nodes file (an empty delta
-still writes it, seed 004), the pass, the alive ids — with pyarrow only: no rollup, no DuckDB."""
+still writes it, seed 004), the pass, the alive ids — with pyarrow only: no rollup, no DuckDB, no pandas (``arrow_rows``)."""
 
 from __future__ import annotations
 
 import datetime
 from pathlib import Path
 
-import pyarrow as pa
-
-from .epochs import epochs, release, reserve, reserved, write_atomically
+from .epochs import epochs, release, reserve, reserved, write_rows
 from .tables import ALIVE, MERGED_NODES, PASSES, TABLES
 
 
@@ -20,12 +18,8 @@ def next_epoch(root: Path) -> int:
     return max([*written, *reserved(root)], default=0) + 1
 
 
-def write_table(root: Path, table, rows: list[dict], epoch: int, now, *, always: bool = False) -> None:
-    if not rows and not always:
-        return
-    stamped = [{**row, "ingested_at": now} for row in rows]
-    columns = {f.name: [row.get(f.name) for row in stamped] for f in table.schema}
-    write_atomically(pa.Table.from_pydict(columns, schema=table.schema), root / table.directory, epoch)
+def write_table(root: Path, table, rows, epoch: int, now, *, always: bool = False) -> None:
+    write_rows(table, rows, root / table.directory, epoch, now, always=always)
 
 
 def write_unchanged(root: Path, environment: str, parser: str, alive: list[str], revision: str | None) -> int:
@@ -36,7 +30,7 @@ def write_unchanged(root: Path, environment: str, parser: str, alive: list[str],
         write_table(root, MERGED_NODES, [], epoch, now, always=True)
         write_table(root, PASSES, [{"environment": environment, "parser": parser, "revision": revision}], epoch, now,
                     always=True)
-        write_table(root, ALIVE, [{"asset_id": a} for a in sorted(alive)], epoch, now, always=True)
+        write_table(root, ALIVE, ({"asset_id": a} for a in sorted(alive)), epoch, now, always=True)
     finally:
         release(root, epoch)
     return epoch

@@ -13,14 +13,19 @@ import datetime
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
-from ..governance.rollup import Asset, EnvironmentLineage, LineageEdge
-from .epochs import epochs, release, reserve, reserved, write_atomically
-from .ledger import statement_groups, statement_rows, tombstone
-from .reader import IndexReader
-from .state import IndexState, edge_groups, read_state
+from .epochs import CHUNK_ROWS, epochs, release, reserve, reserved, write_rows
 from .tables import ALIVE, COMPILED_COLUMNS, EDGES, MERGED_NODES, NODES, PASSES, READS, STATEMENTS, TABLES, IndexTable
+
+
+if TYPE_CHECKING:
+    from ..governance.rollup import Asset, EnvironmentLineage, LineageEdge
+    from .reader import IndexReader
+    from .state import IndexState
+
+# The rollup, the ledger's rows and the index's reader (DuckDB) are imported where they are used:
+# an SQL-only sync writes a known delta without reading the index.
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +42,17 @@ class EpochDelta:
 class EpochWriter:
     def __init__(self, root: Path, reader: IndexReader | None = None):
         self.root = root
-        self.reader = reader if reader is not None else IndexReader(root)
+        self._reader = reader
         self.delta: EpochDelta | None = None
         self.revision: str | None = None  # the revision the sync read (the control plane sets it)
+
+    @property
+    def reader(self) -> IndexReader:
+        if self._reader is None:
+            from .reader import IndexReader
+
+            self._reader = IndexReader(self.root)
+        return self._reader
 
     def next_epoch(self) -> int:
         """One more than any number used in this index: a table's file (committed or left by a
@@ -75,6 +88,8 @@ class EpochWriter:
         """An epoch whose delta the caller knows (the control plane's SQL-only sync): the assets
         whose compiled fields changed, each target's new incoming edges, each asset's new
         statement reads — the rows ``write`` would write for the same change."""
+        from .ledger import statement_rows, tombstone
+
         epoch = self.allocate()
         try:
             now = datetime.datetime.now(datetime.timezone.utc)
@@ -83,58 +98,67 @@ class EpochWriter:
                                 for row in ([_edge_row(e) for e in group] or [_tombstone(target)])], epoch, now)
             self._write(STATEMENTS, [row for asset, reads in sorted(statements.items())
                                      for row in (statement_rows(asset, reads) or [tombstone(asset)])], epoch, now)
-            nodes = {a.id: _node_row(a) for a in compiled}
-            reads = {a.id: _read_row(a) for a in compiled}
-            self._write(MERGED_NODES, self._merged(set(nodes), nodes, reads), epoch, now, always=True)
+            by_id = {a.id: a for a in compiled}
+            self._write(MERGED_NODES, self._merged_rows(sorted(by_id), by_id), epoch, now, always=True)
             self._write(PASSES, [{"environment": environment, "parser": parser, "revision": self.revision}], epoch,
                         now, always=True)
-            self._write(ALIVE, [{"asset_id": a} for a in sorted(alive)], epoch, now, always=True)
+            self._write(ALIVE, ({"asset_id": a} for a in sorted(alive)), epoch, now, always=True)
         finally:
             release(self.root, epoch)
         return epoch
 
     def _write_epoch(self, lineage: EnvironmentLineage, epoch: int, current: IndexState | None) -> None:
+        from .ledger import statement_groups, statement_rows, tombstone
+        from .state import edge_groups, read_state
+
         now = datetime.datetime.now(datetime.timezone.utc)  # one ingested_at for the whole run
         if current is None or current.statements is None:
             current = read_state(self.reader)
         # What differs is found by comparing the rollup's own objects; rows are built for the
         # delta only.
-        node_delta, read_delta = [], []
+        # Which rows differ is found by comparing the rollup's own objects; the rows themselves
+        # are built as the file is written, a row group at a time (``epochs.write_rows``), so a
+        # first sync never holds every row of the epoch at once.
+        node_changed, read_changed = [], []
         for key, asset in sorted(lineage.assets.items()):
             before = current.assets.get(key)
             if before is None or _declared(before) != _declared(asset):
-                node_delta.append(_node_row(asset))
+                node_changed.append(key)
             if before is None or _compiled(before) != _compiled(asset):
-                read_delta.append(_read_row(asset))
-        edge_delta = []
+                read_changed.append(key)
         groups = edge_groups(lineage.edges)
-        for target in sorted(set(groups) | set(current.edges)):
-            new = groups.get(target, ())
-            if new != current.edges.get(target, ()):
-                edge_delta.extend([_edge_row(e) for e in new] or [_tombstone(target)])
-        statement_delta = []
+        edge_targets = [target for target in sorted(set(groups) | set(current.edges))
+                        if groups.get(target, ()) != current.edges.get(target, ())]
         statements = statement_groups(lineage)
-        for asset in sorted(set(statements) | set(current.statements or {})):
-            new_reads = statements.get(asset, ())
-            if new_reads != (current.statements or {}).get(asset, ()):
-                statement_delta.extend(statement_rows(asset, new_reads) or [tombstone(asset)])
+        before_statements = current.statements or {}
+        statement_assets = [asset for asset in sorted(set(statements) | set(before_statements))
+                            if statements.get(asset, ()) != before_statements.get(asset, ())]
+        assets = lineage.assets
 
-        self._write(NODES, node_delta, epoch, now)
-        self._write(READS, read_delta, epoch, now)
-        self._write(EDGES, edge_delta, epoch, now)
-        self._write(STATEMENTS, statement_delta, epoch, now)
-        nodes = {a.id: _node_row(a) for a in lineage.assets.values()}
-        reads = {a.id: _read_row(a) for a in lineage.assets.values()}
-        changed = {r["asset_id"] for r in node_delta} | {r["asset_id"] for r in read_delta}
-        merged = self._merged(changed, nodes, reads)
-        self._write(MERGED_NODES, merged, epoch, now, always=True)
+        self._write(NODES, (_node_row(assets[key]) for key in node_changed), epoch, now)
+        self._write(READS, (_read_row(assets[key]) for key in read_changed), epoch, now)
+        self._write(EDGES, (row for target in edge_targets
+                            for row in ([_edge_row(e) for e in groups.get(target, ())] or [_tombstone(target)])),
+                    epoch, now)
+        self._write(STATEMENTS, (row for asset in statement_assets
+                                 for row in (statement_rows(asset, statements.get(asset, ())) or [tombstone(asset)])),
+                    epoch, now)
+        changed = set(node_changed) | set(read_changed)
+        self._write(MERGED_NODES, self._merged_rows(sorted(changed), assets), epoch, now, always=True)
         self._write(PASSES, [{"environment": lineage.environment, "parser": lineage.parser.value,
                               "revision": self.revision}], epoch, now, always=True)
-        self._write(ALIVE, [{"asset_id": a} for a in sorted(nodes)], epoch, now, always=True)
+        self._write(ALIVE, ({"asset_id": a} for a in sorted(assets)), epoch, now, always=True)
         self.delta = EpochDelta(epoch, [lineage.assets[a] for a in sorted(changed) if a in lineage.assets],
                                 sorted(set(current.assets) - set(lineage.assets)),
                                 {target: groups.get(target, ()) for target in sorted(set(groups) | set(current.edges))
                                  if groups.get(target, ()) != current.edges.get(target, ())})
+
+    def _merged_rows(self, changed: list[str], assets: dict[str, Asset]):
+        """``_merged`` over ``changed`` (sorted), a row group's worth of assets at a time."""
+        for start in range(0, len(changed), CHUNK_ROWS):
+            part = changed[start:start + CHUNK_ROWS]
+            yield from self._merged(set(part), {k: _node_row(assets[k]) for k in part if k in assets},
+                                    {k: _read_row(assets[k]) for k in part if k in assets})
 
     def _merged(self, changed: set[str], nodes: dict[str, dict], reads: dict[str, dict]) -> list[dict]:
         """Nodes LEFT JOIN their reads, for every node whose row or read changed: a read
@@ -148,12 +172,8 @@ class EpochWriter:
             rows.append({**node, **{c: read.get(c) for c in COMPILED_COLUMNS}})
         return rows
 
-    def _write(self, table: IndexTable, rows: list[dict], epoch: int, now, *, always: bool = False) -> None:
-        if not rows and not always:
-            return
-        stamped = [{**row, "ingested_at": now} for row in rows]
-        columns = {f.name: [row.get(f.name) for row in stamped] for f in table.schema}
-        write_atomically(pa.Table.from_pydict(columns, schema=table.schema), self.root / table.directory, epoch)
+    def _write(self, table: IndexTable, rows, epoch: int, now, *, always: bool = False) -> None:
+        write_rows(table, rows, self.root / table.directory, epoch, now, always=always)
 
 
 def _declared(asset: Asset) -> tuple:

@@ -209,6 +209,14 @@ def test_a_sync_that_finds_nothing_changed_reads_nothing(capsys, tmp_path, monke
     expected = json.loads(before)
     expected.pop("as_of")
     assert after == expected
+    # What the sync that found nothing changed loads: pyarrow to write the epoch, not the rollup,
+    # the SQL reader, DuckDB or pandas (which ``pyarrow.array`` would import: index/arrow_rows.py).
+    code = ("import sys\nfrom prism_lineage.control.sync import sync\n"
+            f"assert sync({str(root)!r}, {str(index)!r}, 'prod').path == 'unchanged'\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'duckdb', 'sqlglot', 'pydantic', "
+            "'networkx'}))\n")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "[]"
     # A declaration written again with the same text changes no declaration: still nothing is read.
     (root / "views" / "daily_revenue.yaml").write_text((root / "views" / "daily_revenue.yaml").read_text())
     assert sync(root, index, "prod").read == 0

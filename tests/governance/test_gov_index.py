@@ -152,7 +152,21 @@ def test_a_failed_write_leaves_no_partial_epoch(tmp_path, monkeypatch):
         Path(path).write_bytes(b"PAR1 half")
         raise OSError("disk full")
 
+    class Crashing:  # the streamed writer (``epochs.write_rows``): half a file, then the disk is full
+        def __init__(self, path, schema):
+            Path(path).write_bytes(b"PAR1 half")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def write_table(self, table):
+            raise OSError("disk full")
+
     monkeypatch.setattr(epochs_module.pq, "write_table", crash)
+    monkeypatch.setattr(epochs_module.pq, "ParquetWriter", Crashing)
     with pytest.raises(OSError):
         index.write(lineage_of(write_project(tmp_path / "p", tables=[table("s.t", ["a"])])))
     monkeypatch.undo()
