@@ -1,29 +1,39 @@
 """The time ``explain`` takes on every TPC-DS query (issue 2), beside sqlglot's parse +
 qualify floor measured in the same run, and optionally a profile.
 
-    python -m benchmarks.explain_tpcds [--repeat N] [--workload tpcds|tpch] [--profile [--top 25]]
+    python -m benchmarks.explain_tpcds [--repeat N] [--workload tpcds|tpch] [--json PATH]
+                                       [--profile [--top 25]]
 
 Per query: median of the runs after a warm-up (``timing.py``: gc outside the timed part,
-passes of the two tools interleaved), wall clock and CPU time (every thread of the process:
-``explain`` works on its deep-stack worker thread), with the load average before and after.  ``--profile`` runs cProfile over one pass of
-``explain`` on every query and prints the top functions by cumulative and by own time.
+passes of the two tools interleaved).  Totals in wall-clock time and in CPU time (every thread
+of the process: ``explain`` works on its deep-stack worker thread, ``prism_lineage.guarded``),
+with the load average before and after: on a shared machine the CPU ratio moves much less
+than the wall-clock one.  ``--json`` also writes the figures there
+(``benchmarks/results/explain_tpcds.json`` holds the ones docs/performance.md quotes).
+``--profile`` runs cProfile over one pass of ``explain`` on every query — inside the worker
+thread, where the work is — and prints the top functions by cumulative and by own time.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import datetime
 import io
+import json
 import os
+import platform
 import pstats
+import subprocess
 import sys
+from pathlib import Path
 
 from . import workloads
 from .adapters import prism_adapter, sqlglot_adapter
 from .timing import measure_many
 
 
-def timings(workload: workloads.Workload, repeat: int) -> str:
+def timings(workload: workloads.Workload, repeat: int) -> tuple[str, dict]:
     load_before = os.getloadavg()
     calls = {
         "explain": prism_adapter.prepare("prism.explain", workload.schema, None, workload.queries),
@@ -41,23 +51,57 @@ def timings(workload: workloads.Workload, repeat: int) -> str:
         f"({len(explain['failures'])} failed); sqlglot parse + qualify {floor['total_s']:.3f} s; "
         f"ratio {explain['total_s'] / floor['total_s']:.2f} (median of {explain['runs']} runs)"
     )
+    load_after = os.getloadavg()
     lines.append(
         f"CPU: explain {explain['cpu_total_s']:.3f} s; sqlglot parse + qualify {floor['cpu_total_s']:.3f} s; "
         f"ratio {explain['cpu_total_s'] / floor['cpu_total_s']:.2f}; load average "
-        f"{' '.join(f'{x:.2f}' for x in load_before)} before, {' '.join(f'{x:.2f}' for x in os.getloadavg())} after"
+        f"{' '.join(f'{x:.2f}' for x in load_before)} before, {' '.join(f'{x:.2f}' for x in load_after)} after"
     )
-    return "\n".join(lines) + "\n"
+    figures = {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "commit": _commit(),
+        "machine": f"Python {platform.python_version()} on {platform.system()} {platform.machine()}, "
+                   f"{os.cpu_count()} cores",
+        "workload": workload.name,
+        "queries": len(workload.queries),
+        "repeat": repeat,
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in load_after],
+        "ratio_wall": explain["total_s"] / floor["total_s"],
+        "ratio_cpu": explain["cpu_total_s"] / floor["cpu_total_s"],
+        "explain": explain,
+        "floor": floor,
+    }
+    return "\n".join(lines) + "\n", figures
+
+
+def _commit() -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(workloads.ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=False)
+    except OSError:
+        return None
+    return done.stdout.strip() or None
 
 
 def profile(workload: workloads.Workload, top: int) -> str:
+    from prism_lineage.guarded import run_guarded
+
     call, _ = prism_adapter.prepare("prism.explain", workload.schema, None, workload.queries)
-    for _, sql in workload.queries:  # warm-up: imports and first-call costs are not the profile's
-        call(sql)
-    profiler = cProfile.Profile()
-    profiler.enable()
-    for _, sql in workload.queries:
-        call(sql)
-    profiler.disable()
+
+    def profiled() -> cProfile.Profile:
+        # On the deep-stack worker, where explain works (called there, it runs inline): a
+        # profile of the calling thread would show it waiting and nothing else.
+        for _, sql in workload.queries:  # warm-up: imports and first-call costs are not the profile's
+            call(sql)
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _, sql in workload.queries:
+            call(sql)
+        profiler.disable()
+        return profiler
+
+    profiler = run_guarded(profiled)
     out = io.StringIO()
     stats = pstats.Stats(profiler, stream=out).strip_dirs()
     stats.sort_stats("cumulative").print_stats(top)
@@ -69,11 +113,20 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.explain_tpcds", description=__doc__.split("\n\n")[0])
     parser.add_argument("--workload", choices=workloads.NAMES, default="tpcds")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--json", metavar="PATH", type=Path, help="also write the figures there (JSON)")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one pass instead")
     parser.add_argument("--top", type=int, default=25, help="functions shown by --profile (default 25)")
     args = parser.parse_args(argv)
     workload = workloads.load(args.workload)
-    sys.stdout.write(profile(workload, args.top) if args.profile else timings(workload, args.repeat))
+    if args.profile:
+        sys.stdout.write(profile(workload, args.top))
+        return 0
+    text, figures = timings(workload, args.repeat)
+    sys.stdout.write(text)
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+        print(f"figures written to {args.json}", file=sys.stderr)
     return 0
 
 

@@ -125,3 +125,17 @@ def test_scale_queries_mean_what_they_say() -> None:
     assert answer(scale.wide(3))["d1"] == [
         ("wide_table.c0", "value"), ("wide_table.c1", "value"), ("wide_table.c0", "control"),
     ]
+
+
+def test_explain_tpcds_reports_cpu_and_load_and_profiles_the_worker(tmp_path: Path) -> None:
+    from benchmarks import explain_tpcds
+
+    workload = Workload("mini", SCHEMA, QUERIES, ROOT)
+    text, figures = explain_tpcds.timings(workload, 1)
+    assert "CPU: explain" in text and "load average" in text
+    assert figures["explain"]["cpu_total_s"] > 0 and figures["floor"]["cpu_total_s"] > 0
+    assert set(figures) >= {"ratio_wall", "ratio_cpu", "load_average_before", "load_average_after", "commit"}
+    json.dumps(figures)  # what --json writes
+    # explain works on the deep-stack worker thread: the profile must be taken there, or it
+    # shows only the caller waiting.
+    assert "lower_select" in explain_tpcds.profile(workload, 200)

@@ -150,3 +150,20 @@ def test_a_stray_end_before_a_refused_statement_is_kept() -> None:
     for block in (1 << 16, 5, 12):
         units = list(batch.split_statements(text, "f.sql", get_dialect("tsql"), block_chars=block))
         assert [u.text.strip() for u in units] == ["select 1", "END", "select a + from t", "select 2"], block
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("folder", ["examples", "tests/fixtures/workloads/tpch"])
+def test_a_directory_of_scripts_and_queries_is_the_same_on_any_number_of_processes(capsys, folder) -> None:
+    """The example scripts and the TPC-H queries as a directory: the same bytes with 1 and 2
+    processes, each file's answers numbered 0, 1, … in order."""
+    outputs = {jobs: run(capsys, "explain", ROOT / folder, "--format", "json", "--jobs", jobs) for jobs in ("1", "2")}
+    assert outputs["1"] == outputs["2"]
+    by_file: dict[str, list[int]] = defaultdict(list)
+    for line in outputs["1"][1].splitlines():
+        record = json.loads(line)
+        if record["index"] is not None:
+            by_file[record["file"]].append(record["index"])
+    assert by_file and all(indexes == list(range(len(indexes))) for indexes in by_file.values())

@@ -19,7 +19,7 @@ CLASSES = sorted(ORIGINAL_INITS, key=lambda c: f"{c.__module__}.{c.__qualname__}
 
 def test_the_ir_and_the_edges_are_decorated() -> None:
     names = {c.__qualname__ for c in CLASSES}
-    assert {"Edge", "Link", "Field", "FieldRef", "Call", "Literal", "Scan", "Project", "Join"} <= names
+    assert {"Edge", "Link", "Field", "FieldRef", "Call", "Literal", "Scan", "Project", "Join", "Statement"} <= names
 
 
 def _arguments(cls, signature: inspect.Signature, every: bool) -> tuple[list, dict]:

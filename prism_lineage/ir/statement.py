@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 
 from .ingress import IngressOrigin
 from .origin import Origin
+from .quick import quick_init
 from .relations import Relation
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Uncertainty:
     """Something the frontend could not determine, said explicitly.
@@ -21,6 +23,7 @@ class Uncertainty:
     origin: Origin | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WrittenColumn:
     """A column of the written table and the root field that supplies it."""
@@ -29,6 +32,7 @@ class WrittenColumn:
     field: str  # field id in ``Statement.root``
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Statement:
     """One analysed statement.

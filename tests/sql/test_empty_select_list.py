@@ -19,6 +19,10 @@ CASES = [
     ("WITH c AS (SELECT FROM t) SELECT * FROM c", "duckdb", (1, 12)),
     ("SELECT a FROM (SELECT) AS s", "snowflake", (1, 16)),
     ("SELECT a FROM t UNION ALL\nSELECT", "bigquery", (2, 1)),
+    # What stands between SELECT and its list: found again from the first part with a position.
+    ("SELECT TOP 5 FROM t", "tsql", (1, 1)),
+    ("SELECT 1;\n  SELECT DISTINCT ON (a) FROM t", "postgres", (2, 3)),
+    ("SELECT a FROM (SELECT AS STRUCT FROM t)", "bigquery", (1, 16)),
 ]
 
 

@@ -290,6 +290,56 @@ def test_a_struct_constructors_star_is_its_named_fields() -> None:
     assert list(found) == ["a"] and [c for c, _, _ in found["a"]] == ["orders.amount"]
 
 
+# Field trial 15: a qualified EXCLUDE over a join drops only that FROM item's column.
+QUALIFIED_EXCLUDE_CASES = [
+    ("SELECT * EXCLUDE (t1.id) FROM t1 JOIN t2 ON t1.id = t2.id", ["t1.a", "t1.b", "t2.id", "t2.a", "t2.c"]),
+    ("SELECT * EXCLUDE (t2.id) FROM t1 JOIN t2 ON t1.id = t2.id", ["t1.id", "t1.a", "t1.b", "t2.a", "t2.c"]),
+    ("SELECT * EXCLUDE (T1.ID, t2.a) FROM t1 JOIN t2 ON t1.id = t2.id", ["t1.a", "t1.b", "t2.id", "t2.c"]),
+    ("SELECT * EXCLUDE (id) FROM t1 JOIN t2 ON t1.id = t2.id", ["t1.a", "t1.b", "t2.a", "t2.c"]),
+    ("SELECT t1.* EXCLUDE (t1.id) FROM t1 JOIN t2 ON t1.id = t2.id", ["t1.a", "t1.b"]),
+    ("SELECT * EXCLUDE (x.id) FROM t1 JOIN t2 AS x ON t1.id = x.id", ["t1.id", "t1.a", "t1.b", "t2.a", "t2.c"]),
+]
+
+
+@pytest.mark.parametrize("sql, reads", QUALIFIED_EXCLUDE_CASES)
+def test_a_qualified_exclude_drops_that_column_only(database, sql, reads) -> None:
+    names = [d[0] for d in database.execute(sql).description]
+    [statement] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
+    assert [f.name for f in statement.fields] == names
+    for field, column in zip(statement.fields, reads, strict=True):
+        assert [s.column for s in field.sources if s.relationship == "value"] == [column], field.name
+
+
+@pytest.mark.parametrize("sql, message", [
+    ("SELECT * EXCLUDE (x.id) FROM t1 JOIN t2 ON t1.id = t2.id", "unknown table or alias 'x'"),
+    ("SELECT * EXCLUDE (t1.c) FROM t1 JOIN t2 ON t1.id = t2.id", "unknown column 'c' of t1"),
+    ("SELECT t1.* EXCLUDE (t2.id) FROM t1 JOIN t2 ON t1.id = t2.id", "t2.id is not one of the columns the star"),
+])
+def test_a_qualified_exclude_duckdb_refuses_is_refused_with_where(database, sql, message) -> None:
+    with pytest.raises(duckdb.Error):
+        database.execute(sql)
+    with pytest.raises(prism_lineage.PrismError) as error:
+        prism_lineage.explain(sql, SCHEMA, dialect="duckdb")
+    assert message in error.value.message
+    assert error.value.line == 1 and error.value.column >= 18
+
+
+def test_a_qualified_exclude_of_a_using_column_is_refused(database) -> None:
+    """DuckDB then lists the other side's column where that side stands (not the merged one):
+    not modelled, so refused rather than answered."""
+    sql = "SELECT * EXCLUDE (t1.id) FROM t1 JOIN t2 USING (id)"
+    assert [d[0] for d in database.execute(sql).description] == ["a", "b", "id", "a", "c"]
+    with pytest.raises(InvalidStatementError, match="merged by a USING join"):
+        prism_lineage.explain(sql, SCHEMA, dialect="duckdb")
+
+
+def test_a_qualified_exclude_of_an_undeclared_table_keeps_its_star_unknown() -> None:
+    [statement] = prism_lineage.explain("SELECT * EXCLUDE (u.id) FROM t1 JOIN u ON t1.id = u.id", SCHEMA,
+                                        dialect="duckdb").statements
+    assert [f.name for f in statement.fields] == ["id", "a", "b", "*"]
+    assert {s.confidence for s in statement.fields[-1].sources if s.relationship == "value"} == {"unknown"}
+
+
 def test_group_by_a_position_past_an_unknown_star_is_refused() -> None:
     """GROUP BY 2 after ``*`` over a table without a schema names a column nobody can tell: a
     grouping key reported on a guess would be a wrong answer."""
@@ -297,3 +347,12 @@ def test_group_by_a_position_past_an_unknown_star_is_refused() -> None:
         prism_lineage.explain("SELECT *, x AS k FROM t GROUP BY 2", None, dialect="duckdb")
     assert "GROUP BY 2 counts the select list past *" in error.value.message
     assert (error.value.line, error.value.column) == (1, 34)
+
+
+def test_a_right_column_of_an_anti_join_is_unknown() -> None:
+    """Only the join condition sees the right side of a SEMI/ANTI join (DuckDB: 'Referenced
+    column "c" not found'); field trial 14."""
+    schema = {"t": {"id": "int", "a": "int", "b": "int"}, "s": {"id": "int", "a": "int", "c": "int"}}
+    with pytest.raises(prism_lineage.UnknownColumnError) as error:
+        prism_lineage.explain("SELECT c FROM t ANTI JOIN s ON t.id = s.id", schema, dialect="duckdb")
+    assert error.value.column == 8

@@ -117,6 +117,20 @@ def place_empty_select_lists(tokens: list[Token], statements: list[exp.Expressio
 
 
 
+def keyword_before(text: str, offset: int, dialect: Dialect, keyword: TokenType) -> tuple[int, int] | None:
+    """Where the last ``keyword`` token before ``offset`` (the start of a token) of ``text`` is,
+    as (start, end) offsets; ``None`` if there is none.  For errors only: it tokenizes the text
+    before ``offset`` again."""
+    try:
+        tokens = dialect.tokenize(text[:offset])
+    except (sqlglot_errors.TokenError, ValueError, TypeError, IndexError, KeyError, AttributeError):
+        return None
+    for token in reversed(tokens):
+        if token.token_type is keyword:
+            return token.start, token.end
+    return None
+
+
 # --- tokens ------------------------------------------------------------------------------------
 
 # What an unterminated token is, by how it starts, and what is not closed.

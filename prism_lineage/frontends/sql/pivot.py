@@ -16,6 +16,7 @@ found at run time: the names are unknown, said in ``uncertain``; its values are 
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
@@ -37,6 +38,7 @@ from ...ir import (
     field_id,
     stands_for_columns,
 )
+from ...ir.expressions import iter_tree
 from ...ir import types as T
 from .expressions import and_all, function_name
 
@@ -120,25 +122,34 @@ def _pivot(queries: "QueryLowerer", pivot: exp.Pivot, build, source: "Source", s
     ctx = queries.ctx
     lowerer = _lowerer(queries, source, scope, env)
     columns = source.star_items()  # every column of the pivoted item (a table read lists them all)
-    field_node = pivot.args["fields"][0] if pivot.args.get("fields") else None
-    if not isinstance(field_node, exp.In):
+    field_nodes = pivot.args.get("fields") or []
+    if not field_nodes or not all(isinstance(f, exp.In) for f in field_nodes):
         raise InvalidStatementError("PIVOT needs FOR column IN (values)", origin=ctx.origin(pivot))
-    pivot_column = lowerer.lower(field_node.this)
-    values = [(v.this, v.args.get("alias")) if isinstance(v, exp.PivotAlias) else (v, None)
-              for v in field_node.expressions]
+    # Several FOR (DuckDB ``FOR quarter IN ('Q1') region IN ('r1')``, ``ON quarter IN …, region IN …``):
+    # one measure per combination of values, filtered on every pivot column (``Q1_r1``).
+    pivot_columns = [lowerer.lower(f.this) for f in field_nodes]
+    value_lists = [[(v.this, v.args.get("alias")) if isinstance(v, exp.PivotAlias) else (v, None)
+                    for v in f.expressions] for f in field_nodes]
     aggregations = [(a.this, a.args.get("alias")) if isinstance(a, exp.Alias) else (a, None)
                     for a in pivot.expressions]
-    origin = lowerer._span(pivot) or lowerer._span(field_node)
+    origin = lowerer._span(pivot) or lowerer._span(field_nodes[0])
     aggregate_id = ctx.ids.new("aggregate", origin)
     measures: list[AggregateCall] = []
     measure_fields: list[Field] = []
-    names = _pivot_names(pivot, values, aggregations, ctx)
-    read: set[str] = {pivot_column.field} if isinstance(pivot_column, FieldRef) else set()
+    combinations = list(itertools.product(*value_lists))
+    names = _pivot_names(pivot, combinations, aggregations, ctx)
+    read: set[str] = {c.field for c in pivot_columns if isinstance(c, FieldRef)}
+    for column in pivot_columns:  # a computed pivot column (``ON a || b``) reads its columns
+        read.update(r.field for r in iter_tree(column) if isinstance(r, FieldRef))
     position = 0
-    for value, _ in values:
+    for combination in combinations:
         for aggregation, _ in aggregations:
-            literal = lowerer.lower(value) if not isinstance(value, exp.Column) else _quoted_value(value, ctx)
-            condition = Call(ctx.ids.new("call", origin), origin, T.BOOLEAN, "eq", (_clone(pivot_column, ctx), literal))
+            checks: list[Expr] = []
+            for pivot_column, (value, _) in zip(pivot_columns, combination):
+                literal = lowerer.lower(value) if not isinstance(value, exp.Column) else _quoted_value(value, ctx)
+                checks.append(Call(ctx.ids.new("call", origin), origin, T.BOOLEAN, "eq",
+                                   (_clone(pivot_column, ctx), literal)))
+            condition = and_all(ctx, checks)
             call = _aggregate(aggregation, lowerer, condition, ctx)
             read.update(a.field for a in call.args if isinstance(a, FieldRef))
             measures.append(call)
@@ -157,15 +168,17 @@ def _pivot(queries: "QueryLowerer", pivot: exp.Pivot, build, source: "Source", s
                      tuple(key_fields) + tuple(measure_fields))
 
 
-def _pivot_names(pivot: exp.Pivot, values, aggregations, ctx) -> list[str]:
-    """Output names as the dialect makes them (sqlglot computes them), value by value."""
-    given = [ctx.normalizer.part(c) for c in pivot.args.get("columns") or []]
-    if len(given) == len(values) * len(aggregations):
+def _pivot_names(pivot: exp.Pivot, combinations, aggregations, ctx) -> list[str]:
+    """Output names as the dialect makes them (sqlglot computes them), combination by
+    combination of values (one value per FOR column, joined by ``_``)."""
+    given = [ctx.normalizer.output_name(c) if isinstance(c, exp.Identifier) else ctx.normalizer.part(c)
+             for c in pivot.args.get("columns") or []]
+    if len(given) == len(combinations) * len(aggregations):
         return given
     names = []
-    for value, alias in values:
-        base = ctx.normalizer.part(alias.this if isinstance(alias, exp.TableAlias) else alias) if alias is not None \
-            else value.name
+    for combination in combinations:
+        base = "_".join(ctx.normalizer.part(alias.this if isinstance(alias, exp.TableAlias) else alias)
+                        if alias is not None else value.name for value, alias in combination)
         for aggregation, agg_alias in aggregations:
             names.append(base if len(aggregations) == 1 else f"{base}_{ctx.normalizer.part(agg_alias) if agg_alias else function_name(aggregation)}")
     return names
@@ -283,46 +296,126 @@ def _clone(expr: Expr, ctx) -> Expr:
 
 
 def pivot_statement(node: exp.Pivot, queries: "QueryLowerer", env: "CteEnv") -> Relation:
-    """DuckDB's ``PIVOT t ON col [IN (…)] USING agg [GROUP BY …]`` as a query."""
+    """DuckDB's ``PIVOT t ON c1 [IN (…)], c2 … [USING agg, …] [GROUP BY …]`` and
+    ``UNPIVOT t ON c1, c2 … [INTO NAME n VALUE v]`` statements, as queries (specs/pivot.md 2)."""
     ctx = queries.ctx
-    on = node.expressions[0] if node.expressions else None
-    using = node.args.get("using") or []
-    if on is None or not using:
-        raise InvalidStatementError("PIVOT needs ON and USING", origin=ctx.origin(node))
+    if node.args.get("unpivot"):
+        return _unpivot_statement(node, queries, env)
+    ons = list(node.expressions)
+    using = list(node.args.get("using") or [])
+    if not ons:
+        raise InvalidStatementError("a PIVOT statement without ON is not read by prism_lineage: write it as "
+                                    "SELECT … GROUP BY", origin=ctx.origin(node) or _first_origin(node, ctx))
+    if not using:
+        using = [exp.Count(this=exp.Star())]  # DuckDB: without USING each cell counts its rows
+    for on in ons:
+        if isinstance(on, exp.In) and not isinstance(on.this, exp.Column):
+            # DuckDB reads ``ON a || b IN ('x')`` as one boolean expression, not a column and its values.
+            raise InvalidStatementError(
+                f"PIVOT ON {on.sql(dialect=ctx.dialect)}: only a column before IN is read by prism_lineage: "
+                "compute the value in a subquery and pivot on its column", origin=_first_origin(on, ctx))
     table = node.this
-    if isinstance(on, exp.In):
-        clause = exp.Pivot(expressions=[u.copy() for u in using], fields=[on.copy()], unpivot=False)
+    from .scope import Scope
+
+    if all(isinstance(on, exp.In) for on in ons):
+        clause = exp.Pivot(expressions=[u.copy() for u in using], fields=[on.copy() for on in ons], unpivot=False)
+        clause.set("columns", [exp.to_identifier(n, quoted=True) for n in _statement_names(ons, using)])
         if node.args.get("group") is not None:
             clause.set("group", node.args["group"].copy())
         item = table.copy()
         item.set("pivots", [clause])
-        from .scope import Scope
-
         build, _ = with_pivots(queries, item, Scope(ctx, None), env, False)
         return build()
-    # Without IN the columns are the values of ``on`` found at run time: one field stands for them.
-    from .scope import Scope
-
+    # Without IN the columns are the values found at run time: one field stands for them.
     scope = Scope(ctx, None)
     build, sources = queries._source(table, scope, env, lateral=False)
+    columns = sources[0].star_items()
     lowerer = _lowerer(queries, sources[0], scope, env)
-    pivot_column = lowerer.lower(on)
-    origin = lowerer._span(node)
-    aggregate_id = ctx.ids.new("aggregate", origin)
-    group = node.args.get("group")
-    keys = [lowerer.lower(k) for k in group.expressions] if group is not None else []
+    pivot_columns = [lowerer.lower(on.this if isinstance(on, exp.In) else on) for on in ons]
+    origin = lowerer._span(node) or _first_origin(node, ctx)
     if len(using) > 1:
         raise InvalidStatementError("PIVOT without IN and with several USING aggregates is not supported",
                                     origin=origin)
-    condition = Call(ctx.ids.new("call", origin), origin, T.BOOLEAN, "eq",
-                     (pivot_column, Literal(ctx.ids.new("lit", origin), origin, None, None)))
-    measures = [_aggregate(u, lowerer, condition, ctx) for u in using]
+    aggregate_id = ctx.ids.new("aggregate", origin)
+    checks: list[Expr] = [Call(ctx.ids.new("call", origin), origin, T.BOOLEAN, "eq",
+                               (_clone(c, ctx), Literal(ctx.ids.new("lit", origin), origin, None, None)))
+                          for c in pivot_columns]
+    measures = [_aggregate(u, lowerer, and_all(ctx, checks), ctx) for u in using]
+    group = node.args.get("group")
+    if group is not None:
+        keys = [lowerer.lower(k) for k in group.expressions]
+    else:
+        # Every column neither ON nor USING names groups the rows (DuckDB: GROUP BY ALL over them).
+        read = {r.field for e in [*pivot_columns, *(a for m in measures for a in m.args)]
+                for r in iter_tree(e) if isinstance(r, FieldRef)}
+        keys = [FieldRef(ctx.ids.new("col", f.origin), f.origin, f.type, f.id) for _, f in columns
+                if f.id not in read]
     relation = build()
+    shown = ", ".join(on.sql(dialect=ctx.dialect) for on in ons)
     ctx.uncertain_about(
-        f"PIVOT ON {on.sql(dialect=ctx.dialect)} without IN: its columns are the values found at run time, so "
+        f"PIVOT ON {shown} without IN: its columns are the values found at run time, so "
         "their names are unknown; '*' stands for them", "*", origin)
     key_fields = [Field(field_id(aggregate_id, i), _key_name(k, relation), k.type, k.origin) for i, k in enumerate(keys)]
     measure_fields = [Field(field_id(aggregate_id, f"m{i}"), "*", m.type, m.origin) for i, m in enumerate(measures)]
     return Aggregate(aggregate_id, origin, relation, tuple(keys), tuple(measures),
                      tuple(key_fields) + tuple(measure_fields))
 
+
+def _statement_names(ons: list[exp.In], using: list[exp.Expression]) -> list[str]:
+    """The names DuckDB gives a PIVOT statement's columns (sqlglot computes them for the
+    clause, not the statement): the values of each ON column joined by ``_``, then the
+    aggregate's alias — or, with several aggregates, its text (``Q1_r1_sum(amount)``)."""
+    from sqlglot.dialects.dialect import pivot_column_names
+
+    if len(using) == 1:
+        suffixes = [using[0].alias] if isinstance(using[0], exp.Alias) and using[0].alias else []
+    else:
+        suffixes = pivot_column_names(using, dialect="duckdb")
+    values = [[v.alias_or_name if isinstance(v, exp.PivotAlias) else (v.name if isinstance(v, exp.Literal)
+               else v.sql(dialect="duckdb")) for v in on.expressions] for on in ons]
+    if suffixes:
+        values.append(suffixes)
+    return ["_".join(parts) for parts in itertools.product(*values)]
+
+
+def _unpivot_statement(node: exp.Pivot, queries: "QueryLowerer", env: "CteEnv") -> Relation:
+    """``UNPIVOT t ON a, b [INTO NAME n VALUE v]``: the clause ``t UNPIVOT (v FOR n IN (a, b))``
+    (DuckDB names them ``name`` and ``value`` by default); ``ON (a, b) AS l … VALUE v1, v2``
+    unpivots a tuple of columns under the label ``l``."""
+    ctx = queries.ctx
+    items = []
+    for on in node.expressions:
+        if isinstance(on, exp.Column):
+            items.append(on.copy())
+        elif isinstance(on, exp.Alias) and isinstance(on.this, exp.Tuple) \
+                and all(isinstance(c, exp.Column) for c in on.this.expressions):
+            items.append(exp.PivotAlias(this=on.this.copy(), alias=on.args["alias"].copy()))
+        else:
+            raise InvalidStatementError(
+                f"UNPIVOT ON {on.sql(dialect=ctx.dialect)}: only listed columns (or (a, b) AS label) are read by "
+                "prism_lineage: list the columns", origin=_first_origin(on, ctx))
+    if not items:
+        raise InvalidStatementError("UNPIVOT needs ON and the columns to unpivot", origin=_first_origin(node, ctx))
+    into = node.args.get("into")
+    name = into.this if into is not None else exp.to_identifier("name")
+    name = name.this if isinstance(name, exp.Column) else name
+    values = [v.this if isinstance(v, exp.Column) else v for v in into.expressions] if into is not None \
+        else [exp.to_identifier("value")]
+    clause = exp.Pivot(expressions=[v.copy() for v in values], unpivot=True,
+                       fields=[exp.In(this=name.copy(), expressions=items)])
+    item = node.this.copy()
+    item.set("pivots", [clause])
+    from .scope import Scope
+
+    build, _ = with_pivots(queries, item, Scope(ctx, None), env, False)
+    return build()
+
+
+def _first_origin(node: exp.Expression, ctx):
+    """Where a statement is: the first position any part of it carries (sqlglot keeps none for
+    keywords)."""
+    for part in node.walk():
+        origin = ctx.origin(part)
+        if origin is not None:
+            return origin
+    return None

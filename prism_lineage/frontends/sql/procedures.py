@@ -25,6 +25,9 @@ ROUTINE_KINDS = ("PROCEDURE", "FUNCTION")
 # CREATE) why parts of the body were not read.
 BODY_OF = "prism_routine"
 NOT_READ = "prism_body_not_read"
+# The LANGUAGE of the routine whose body a statement is (upper case; absent: none written):
+# PL/pgSQL's ``SELECT … INTO v`` assigns a variable, plain SQL's creates a table (variables.py).
+BODY_LANGUAGE = "prism_routine_language"
 
 _KEPT = (exp.Query, exp.Values, exp.Insert, exp.Update, exp.Delete, exp.Merge, exp.Copy, exp.Create,
          exp.Declare, exp.Set, exp.Execute, exp.ExecuteSql, exp.MultitableInserts)
@@ -107,6 +110,9 @@ def expand_routines(nodes: list[exp.Expression], dialect, text: str, source: Sou
         kept, skipped = _kept(body)
         for statement in kept:
             statement.meta[BODY_OF] = name
+            language = _language(node)
+            if language is not None:
+                statement.meta[BODY_LANGUAGE] = language
             out.append(statement)
         nodes[index:index] = after  # read next, as the script's own (another routine's body too)
         if skipped:

@@ -43,7 +43,7 @@ from .names import table_parts
 from .policies import apply_policies
 from .semantic_views import semantic_view_item
 from .scripts import script_read
-from .select import SelectState, lower_select, picks_rows
+from .select import SelectState, orders_by_all, lower_select, picks_rows
 from .set_operations import by_name
 
 
@@ -199,6 +199,8 @@ class QueryLowerer:
             return self._values(node, outer, env, None)[0]
         if isinstance(node, exp.Paren):
             return self.lower_query(node.this, outer, env)
+        if isinstance(node, exp.Pivot) and node.this is not None:  # DuckDB's PIVOT / UNPIVOT statement
+            return pivot.pivot_statement(node, self, env)
         raise InvalidStatementError(
             f"expected a query, found {node.key.upper()}", origin=self.ctx.origin(node)
         )
@@ -236,7 +238,13 @@ class QueryLowerer:
         """ORDER BY / LIMIT written after a set operation or a parenthesised query."""
         order = node.args.get("order")
         if order is not None:
-            keys = tuple(self._output_sort_key(o, relation) for o in order.expressions)
+            if orders_by_all(order):  # ``ORDER BY ALL``: every output column, left to right
+                ordered = order.expressions[0]
+                keys = tuple(SortKey(FieldRef(self.ctx.ids.new("col", f.origin), f.origin, f.type, f.id),
+                                     bool(ordered.args.get("desc")), ordered.args.get("nulls_first"))
+                             for f in relation.fields)
+            else:
+                keys = tuple(self._output_sort_key(o, relation) for o in order.expressions)
             # Only a row limit or the statement's result sees the order (as in lower_select).
             if self.ctx.is_result(node) or picks_rows(node):
                 origin = self.ctx.join(keys[0].expr.origin, keys[-1].expr.origin)
@@ -475,6 +483,10 @@ class QueryLowerer:
             entry.conditions.append(lowerer.lower(on))
             if entry.kind is JoinKind.CROSS:
                 entry.kind = JoinKind.INNER
+        if entry.kind in (JoinKind.SEMI, JoinKind.ANTI):
+            # Only the join condition sees the right side (DuckDB, Spark): a column named
+            # later is the left side's, and ``*`` lists the left side's alone.
+            scope.hide(sources)
 
     def _using_join(self, entry: FromItem, join: exp.Join, using, natural: bool, scope: Scope) -> None:
         ctx = self.ctx
@@ -506,6 +518,9 @@ class QueryLowerer:
                 Call(ctx.ids.new("call", origin), origin, "BOOLEAN", "eq", (left_ref, right_ref))
             )
             merged[name] = _merged_column(ctx, entry.kind, left_ref, right_field)
+        if entry.kind in (JoinKind.SEMI, JoinKind.ANTI):
+            scope.add(right, starred=False)  # the left side's columns stay as they are (no merge)
+            return
         scope.merge_using(names, merged, right)
 
     def _source(self, item: exp.Expression, scope: Scope, env: CteEnv, *, lateral: bool):
@@ -549,7 +564,8 @@ class QueryLowerer:
             if column_aliases:
                 return self._renamed_open(builder, build, source, column_aliases, origin)
             return build, [source]
-        if isinstance(item, (exp.Subquery, exp.Lateral)) and isinstance(item.this, exp.Query | exp.Subquery):
+        if isinstance(item, (exp.Subquery, exp.Lateral)) and (isinstance(item.this, exp.Query | exp.Subquery) or (
+                isinstance(item.this, exp.Pivot) and item.this.this is not None)):  # ``(PIVOT t ON …)``
             inner = item.this
             outer = scope if lateral or isinstance(item, exp.Lateral) else scope.outer
             relation = self.lower_query(inner, outer, env)

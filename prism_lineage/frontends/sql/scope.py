@@ -152,6 +152,14 @@ class Scope:
         for n in names:
             self.merged[n.lower()] = merged[n]
 
+    def hide(self, hidden: list[Source]) -> None:
+        """The right side of a SEMI or ANTI join: its columns are seen by its join condition
+        only; after it, the query's other clauses and ``*`` see the left side's alone."""
+        gone = {id(s) for s in hidden}
+        self.sources = [s for s in self.sources if id(s) not in gone]
+        self.star_order = [(e, d) for e, d in self.star_order if not (isinstance(e, Source) and id(e) in gone)]
+        self._by_alias = None
+
     def star_columns(self) -> list[tuple[str, "Field | MergedColumn"]]:
         """What ``SELECT *`` expands to, in order (reading every column it names)."""
         out: list[tuple[str, Field | MergedColumn]] = []

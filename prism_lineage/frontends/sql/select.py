@@ -17,6 +17,7 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
+from sqlglot.tokens import TokenType
 
 from ...errors import InvalidStatementError, ParseError, UnknownTableError
 from ...ir import (
@@ -304,7 +305,11 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
     order = node.args.get("order")
     sort_keys: list[tuple[int | Positions | Expr, exp.Ordered]] = []
     if order is not None:
-        keys_seen = [(_order_target(ordered.this, items, state, lowerer), ordered) for ordered in order.expressions]
+        if orders_by_all(order):
+            # ``ORDER BY ALL [DESC]`` (DuckDB, Databricks): every select item, left to right.
+            keys_seen = [(index, order.expressions[0]) for index in range(len(items))]
+        else:
+            keys_seen = [(_order_target(ordered.this, items, state, lowerer), ordered) for ordered in order.expressions]
         # SQL keeps the order of a derived table's rows nowhere: its ORDER BY matters only when
         # a row limit (LIMIT, TOP, FETCH, OFFSET, DISTINCT ON) picks rows by it, or when the
         # rows are the statement's result (specs/sort-limit-distinct.md).
@@ -428,8 +433,21 @@ def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
         else:
             items.append(SelectItem(name, expression))
     if not items:
-        raise InvalidStatementError("the select list is empty", origin=ctx.origin(node))
+        raise InvalidStatementError("the select list is empty", origin=ctx.origin(node) or _select_keyword(node, ctx))
     return items
+
+
+def _select_keyword(node: exp.Select, ctx: "LoweringContext"):
+    """Where the SELECT keyword of ``node`` is, when the parse step could not tell
+    (``SELECT TOP 5 FROM t``, ``SELECT DISTINCT ON (a) FROM t``): the last SELECT token before the
+    first part of the query the parser kept a position for (an error path: it tokenizes again)."""
+    from .parsing import keyword_before
+
+    starts = [n._meta["start"] for n in node.walk() if n._meta and "start" in n._meta]
+    if not starts or ctx.source is None:
+        return None
+    found = keyword_before(ctx.source, min(starts), ctx.dialect, TokenType.SELECT)
+    return ctx.text.span(found[0], found[1], ctx.statement) if found is not None else None
 
 
 def _output_name(node: exp.Expression, position: int, state: SelectState) -> str:
@@ -466,8 +484,6 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
             raise InvalidStatementError("SELECT * needs a FROM clause", origin=origin)
         entries = scope.star_columns()
         prefix = ""
-    excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower()
-                for c in star.args.get("except_") or star.args.get("except") or []}
     replaced = {}
     for alias in star.args.get("replace") or []:
         if not isinstance(alias, exp.Alias) or alias.args.get("alias") is None:
@@ -487,9 +503,8 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
         entries = [(name, target) for name, target in entries if keep(name)]
         if not entries:
             raise InvalidStatementError(f"{written}: the pattern matches no column", origin=origin)
+    entries = stars.exclude(star, entries, ctx, scope, written, origin)
     for name, target in entries:
-        if name.lower() in excluded:
-            continue
         if name in replaced or name.lower() in replaced:
             items.append(SelectItem(name, replaced.get(name.lower(), replaced.get(name))))
             continue
@@ -713,6 +728,11 @@ def _select_position(node: exp.Expression, items: list[SelectItem], clause: str,
             origin=state.ctx.origin(node),
         )
     return position - 1
+
+
+def orders_by_all(order: exp.Order) -> bool:
+    keys = order.expressions
+    return len(keys) == 1 and isinstance(keys[0].this, exp.Var) and keys[0].this.name.upper() == "ALL"
 
 
 def _unalias(node: exp.Expression) -> exp.Expression:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from ...errors import InvalidStatementError, UnknownTableError
+from ...errors import InvalidStatementError, UnknownColumnError, UnknownTableError
 from ...ir import Expr, Field, FieldRef, Origin
 
 if TYPE_CHECKING:
@@ -56,14 +56,62 @@ def star_entries(star_node: exp.Expression, lowerer: "ExpressionLowerer", where:
         entries = list(scope.star_columns())
     keep = star_filter(star, where, origin)
     entries = [(n, t) for n, t in entries if keep is None or keep(n)]
-    excluded = {norm.part(c.this if isinstance(c, exp.Column) else c).lower()
-                for c in star.args.get("except_") or []}
+    entries = exclude(star, entries, lowerer.ctx, scope, where, origin)
     replaced: dict[str, exp.Expression] = {}
     for alias in star.args.get("replace") or []:
         if not isinstance(alias, exp.Alias) or alias.args.get("alias") is None:
             raise InvalidStatementError(f"a REPLACE item of the * of {where} needs 'AS <column>'", origin=origin)
         replaced[norm.part(alias.args["alias"]).lower()] = alias.this
-    return [(n, t) for n, t in entries if n.lower() not in excluded], replaced, origin
+    return entries, replaced, origin
+
+
+def exclude(star: exp.Star, entries: list, ctx, scope, where: str, origin: Origin | None) -> list:
+    """The (name, target) pairs of a star without the columns its EXCLUDE / EXCEPT names.
+
+    An unqualified name drops every column of that name; a qualified one (``EXCLUDE (t.id)``
+    over a join) drops only that FROM item's column — DuckDB keeps ``s.id`` (checked).  A
+    qualifier naming no FROM item, or a column the star does not stand for, is an error, as
+    DuckDB refuses it.  A qualified column a USING join merged is refused: DuckDB then lists the
+    other side's column where that side stands, which is not the merged column."""
+    items = star.args.get("except_") or star.args.get("except") or []
+    if not items:
+        return entries
+    norm = ctx.normalizer
+    names: set[str] = set()
+    fields: dict[str, tuple[exp.Column, str]] = {}  # field id -> (the item, its text)
+    for item in items:
+        if isinstance(item, exp.Column) and item.parts[:-1]:
+            qualifier = tuple(norm.part(p) for p in item.parts[:-1])
+            name = norm.part(item.this)
+            text = item.sql(dialect=ctx.dialect)
+            at = ctx.origin(item.this) or origin
+            source = scope.source(qualifier)
+            if source is None:
+                raise UnknownTableError(".".join(qualifier), scope.aliases(), at)
+            found = source.find(name)
+            if found is None:
+                if source.is_open:
+                    continue  # a column of a table not in the schema: that star stays unknown either way
+                raise UnknownColumnError(name, table=source.label, available=source.names(), origin=at)
+            fields[found.id] = (item, text)
+        else:
+            names.add(norm.part(item.this if isinstance(item, exp.Column) else item).lower())
+    kept = [(n, t) for n, t in entries
+            if n.lower() not in names and not (isinstance(t, Field) and t.id in fields)]
+    present = {t.id for _, t in entries if isinstance(t, Field)}
+    for field_id, (item, text) in fields.items():
+        if field_id in present:
+            continue
+        name = norm.part(item.this)
+        at = ctx.origin(item.this) or origin
+        if any(n.lower() == name.lower() and not isinstance(t, Field) for n, t in entries):
+            raise InvalidStatementError(
+                f"EXCLUDE ({text}): {name} is merged by a USING join, and excluding one side's "
+                f"{name} makes the engine list the other side's where that side stands — not read by "
+                f"prism_lineage: write EXCLUDE ({name}) or name the columns", origin=at)
+        raise InvalidStatementError(f"EXCLUDE ({text}): {text} is not one of the columns the star "
+                                    "stands for", origin=at)
+    return kept
 
 
 def star_filter(star: exp.Star, where: str, origin: Origin | None, pattern: exp.Expression | None = None,

@@ -13,7 +13,7 @@ from .dynamic import lower_dynamic
 from .pivot import pivot_statement
 from .queries import CteEnv, QueryLowerer
 from .targets import named_target
-from .variables import variable_statement
+from .variables import select_assignment, variable_statement
 
 _QUERY_TYPES = (exp.Query, exp.Values)
 
@@ -48,6 +48,10 @@ def result_query(node: exp.Expression) -> exp.Expression | None:
 
 
 def lower_statement(node: exp.Expression, ctx: LoweringContext) -> Statement:
+    if isinstance(node, exp.Select):
+        assigned = select_assignment(node, ctx)  # ``SELECT @v = …``, ``SELECT … INTO @v``
+        if assigned is not None:
+            return assigned
     if isinstance(node, exp.Select) and node.args.get("into") is not None:
         return writes.lower_select_into(node, ctx)
     if isinstance(node, _QUERY_TYPES) or isinstance(node, exp.Subquery):

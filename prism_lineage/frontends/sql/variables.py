@@ -8,6 +8,12 @@ statement's operators, under their own ids, as for a table read through the scri
 answer says so in ``uncertain`` (the variable may be set again by control flow the engine does
 not follow).
 
+A query's own SELECT assigns variables too (``select_assignment``): T-SQL's ``SELECT @v = expr
+FROM …``, MySQL's ``SELECT expr INTO @v …`` and ``SELECT @v := expr …``, ``SELECT … INTO v`` in a
+PL/pgSQL body and in MySQL, Oracle and Snowflake (where ``SELECT … INTO`` never creates a table).
+The variable's value is that query's field: a later read carries the query's lineage, said
+uncertain, exactly as for ``SET @v = (SELECT …)``.
+
 In BigQuery a column of the same name wins over a variable: a name a table of the query
 declares is that column; a name no schema declares is the variable, and when a table whose
 columns are not in the schema could hold it the answer says so.
@@ -99,6 +105,92 @@ def variable_statement(node: exp.Expression, ctx: LoweringContext) -> Statement 
     return Statement(ctx.statement, what.lower(), root, origin, uncertain=tuple(ctx.uncertain))
 
 
+# Dialects where ``SELECT … INTO name`` assigns variables (a table is never created so).
+_INTO_ASSIGNS = ("mysql", "oracle", "snowflake")
+
+
+def select_assignment(node: exp.Select, ctx: LoweringContext) -> Statement | None:
+    """A SELECT that assigns script variables from its own rows (``None``: it assigns none)."""
+    from .procedures import BODY_LANGUAGE
+    from .queries import CteEnv, QueryLowerer
+    from .targets import unanalysed
+    from .writes import statement_origin
+
+    into = node.args.get("into")
+    items = list(node.expressions)
+    # (position in the select list, the variable) for every item the SELECT assigns
+    assigned: list[tuple[int, exp.Expression]] = []
+    query = node.copy()
+    if into is not None:
+        names = [_into_target(t) for t in [into.this, *into.expressions] if t is not None]
+        in_plpgsql = bool(node._meta) and node.meta.get(BODY_LANGUAGE) == "PLPGSQL"
+        if not names or not all(n is not None for n in names):
+            return None
+        if not (in_plpgsql or _dialect_is(ctx, _INTO_ASSIGNS) or all(isinstance(n, (exp.Parameter, exp.Placeholder))
+                                                                    for n in names)):
+            return None  # T-SQL's, Postgres's ``SELECT … INTO t``: creates the table t (writes.py)
+        query.set("into", None)
+        if len(names) != len(items) or any(isinstance(i, exp.Star) or is_star_item(i) for i in items):
+            shown = ", ".join(n.sql(dialect=ctx.dialect) for n in names)
+            return unanalysed(node, ctx, "set", f"SELECT … INTO {shown}: the selected columns do not go one to one "
+                              "into the variables (a record variable, or a star): which column each holds is not "
+                              "followed")
+        assigned = list(enumerate(names))
+        # Each selected value is named as the variable it goes into (as a SET's fields are).
+        query.set("expressions", [exp.alias_(item.unalias().copy(), _name(names[i], ctx), quoted=True)
+                                  for i, item in enumerate(items)])
+        kind, what = "set", "SELECT … INTO"
+    else:
+        tsql = _dialect_is(ctx, ("tsql",))
+        for i, item in enumerate(items):
+            # T-SQL: ``@v = expr`` in a select list assigns; MySQL's ``=`` there compares, ``:=`` assigns.
+            if (isinstance(item, exp.PropertyEQ) or (tsql and isinstance(item, exp.EQ))) and \
+                    isinstance(item.this, exp.Parameter):
+                assigned.append((i, item.this))
+        if not assigned:
+            return None
+        if tsql and len(assigned) != len(items):
+            return unanalysed(node, ctx, "select", "a SELECT that assigns a value to a variable cannot also return "
+                              "columns in T-SQL (the engine refuses it)")
+        # MySQL's ``SELECT @v := expr, y``: the statement returns its rows too, the assigned item
+        # named as its variable.
+        kind = "set" if len(assigned) == len(items) else "select"
+        what = "SELECT"
+        query.set("expressions", [exp.alias_(item.expression.copy(), item.this.sql(dialect=ctx.dialect), quoted=True)
+                                  if any(i == j for j, _ in assigned) else item.copy()
+                                  for i, item in enumerate(items)])
+    origin = statement_origin(node, ctx)
+    ctx.result_query(query)
+    root = QueryLowerer(ctx).lower_query(query, None, CteEnv())
+    define = getattr(ctx.catalog, "define_variable", None)
+    # A SELECT that reads no table and no column assigns a constant.
+    reads = query.find(exp.Column, exp.Table, exp.Parameter, exp.Placeholder, exp.Subquery) is not None
+    for position, target in assigned:
+        if define is not None:
+            define(ScriptVariable(_name(target, ctx), what, origin, root, position, reads))
+    return Statement(ctx.statement, kind, root, origin, uncertain=tuple(ctx.uncertain))
+
+
+def _into_target(node: exp.Expression) -> exp.Expression | None:
+    """The variable an INTO names (``@v``, ``:v``, ``v``); ``None``: not a plain name."""
+    if isinstance(node, exp.Table) and not node.args.get("db") and not node.args.get("catalog"):
+        node = node.this
+    if isinstance(node, (exp.Parameter, exp.Placeholder, exp.Identifier)):
+        return node
+    if isinstance(node, exp.Column) and not node.table:
+        return node
+    return None
+
+
+def is_star_item(item: exp.Expression) -> bool:
+    return isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
+
+
+def _dialect_is(ctx: LoweringContext, names: tuple[str, ...]) -> bool:
+    """Whether the dialect is one of ``names`` or derives from one (Fabric is T-SQL, Doris MySQL)."""
+    return any(k.__name__.lower() in names for k in type(ctx.dialect).__mro__)
+
+
 def read_variable(name: str, origin: Origin | None, ctx: LoweringContext) -> Expr | None:
     """A read of the script variable ``name`` (``None``: no such variable)."""
     lookup = getattr(ctx.catalog, "variable", None)
@@ -140,6 +232,8 @@ def _is_variable(node: exp.Expression, ctx: LoweringContext) -> bool:
 def _name(node: exp.Expression, ctx: LoweringContext) -> str:
     if isinstance(node, exp.Parameter):
         return node.sql(dialect=ctx.dialect)  # ``@x`` as written (a lookup ignores the sigil)
+    if isinstance(node, exp.Placeholder):
+        return node.name  # Snowflake Scripting's ``:x``: the variable ``x``
     if isinstance(node, exp.Column):
         return ctx.normalizer.part(node.this)
     if isinstance(node, exp.Identifier):

@@ -62,19 +62,32 @@ class RuleContext:
         """Value edges from every input whose value flows into ``expr``, to ``target``; the
         relation-level dependencies of subqueries in it flow into ``target`` too."""
         values, controls = _inputs(expr, self.functions)
-        for i in values:
-            self.edge(i.field, target, _VALUE, i.transformation, i.confidence, expr, rule, node, i.reason, i.path)
+        # What ``edge`` would build, with the fields every edge of ``expr`` shares worked out
+        # once (this runs for every expression of the plan).
+        expr_id, node_id = expr.id, node.id
+        origin = expr.origin if expr.origin is not None else node.origin
+        append = self.records.append
+        for field, transformation, confidence, reason, path in values:
+            append(_fields(EdgeFields, (field, target, _VALUE, transformation, confidence, expr_id, rule, node_id,
+                                        origin, reason, path)))
         # Arguments that only decide how a function computes its value (a unit, a format).
-        for i in controls:
-            self.edge(i.field, target, _CONTROL, _EXPRESSION, i.confidence, expr, rule, node, i.reason, i.path)
-        self.subqueries(expr, target)
+        for field, _, confidence, reason, path in controls:
+            append(_fields(EdgeFields, (field, target, _CONTROL, _EXPRESSION, confidence, expr_id, rule, node_id,
+                                        origin, reason, path)))
+        if type(expr) is not FieldRef:  # a column read holds no subquery
+            self.subqueries(expr, target)
 
     def reads(self, expr: Expr, target: str, relationship: Relationship, transformation: Transformation,
               rule: str, node: Relation) -> None:
         """Edges of one indirect kind from every field ``expr`` reads, to ``target``."""
-        for i in _read_fields(expr, self.functions):
-            self.edge(i.field, target, relationship, transformation, i.confidence, expr, rule, node, i.reason, i.path)
-        self.subqueries(expr, target)
+        expr_id, node_id = expr.id, node.id
+        origin = expr.origin if expr.origin is not None else node.origin
+        append = self.records.append
+        for field, _, confidence, reason, path in _read_fields(expr, self.functions):
+            append(_fields(EdgeFields, (field, target, relationship, transformation, confidence, expr_id, rule,
+                                        node_id, origin, reason, path)))
+        if type(expr) is not FieldRef:
+            self.subqueries(expr, target)
 
     def orders(self, expr: Expr, target: str, rule: str, node: Relation) -> None:
         """Sort edges from every field an ordering key reads, each with the key's own
