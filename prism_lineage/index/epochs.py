@@ -88,10 +88,11 @@ def write_atomically(table: pa.Table, directory: Path, epoch: int) -> Path:
     return target
 
 
-# Rows converted to Arrow at a time: a large epoch (a first sync of 100,000 assets writes every
+# Rows converted to Arrow at a time (a statement row holds its links and dependencies: 4,000 of
+# them are tens of MB): a large epoch (a first sync of 100,000 assets writes every
 # edge and statement) is written row group by row group, so that its rows, their arrays and the
 # file never all sit in memory at once.
-CHUNK_ROWS = 20_000
+CHUNK_ROWS = 4_000
 
 
 def write_rows(table, rows: Iterable[dict], directory: Path, epoch: int, now, *, always: bool = False) -> Path | None:
