@@ -19,6 +19,8 @@ memory (tracemalloc) of ``explain`` is measured on the largest query of each fam
 
 ``--governance`` adds the governance rollup's families (``scale_governance.py``: the time of
 ``sync`` against the size of a generated project, pipelines of thousands of assets).
+``--scripts`` adds ``explain --through-script`` over scripts of thousands of statements
+(``scale_scripts.py``: chains of ``CREATE TABLE … AS``, each reading the one before).
 """
 
 from __future__ import annotations
@@ -269,6 +271,9 @@ def main(argv=None) -> int:
     parser.add_argument("--governance", default="", metavar="FAMILIES",
                         help="also these governance families, comma-separated ('all': every one; see "
                              "benchmarks/scale_governance.py)")
+    parser.add_argument("--scripts", default="", metavar="FAMILIES",
+                        help="also these script families, comma-separated ('all': every one; see "
+                             "benchmarks/scale_scripts.py)")
     args = parser.parse_args(argv)
     if args.profile:
         if args.profile not in FAMILIES:
@@ -287,6 +292,12 @@ def main(argv=None) -> int:
         chosen = list(scale_governance.FAMILIES) if args.governance == "all" else args.governance.split(",")
         result["governance"] = {name: scale_governance.run_family(name, 1) for name in chosen}
         sys.stdout.write(scale_governance.table(result["governance"]))
+    if args.scripts:
+        from . import scale_scripts
+
+        chosen = list(scale_scripts.FAMILIES) if args.scripts == "all" else args.scripts.split(",")
+        result["scripts"] = {name: scale_scripts.run_family(name) for name in chosen}
+        sys.stdout.write(scale_scripts.table(result["scripts"]))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     if args.chart:

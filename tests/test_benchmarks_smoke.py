@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # ``benchmarks`` is a folder of the repository, not installed
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import agreement, peers, report, run, scale, timing  # noqa: E402
+from benchmarks import agreement, peers, report, run, scale, scale_scripts, timing  # noqa: E402
 from benchmarks.adapters import ADAPTERS  # noqa: E402
 from benchmarks.workloads import Workload  # noqa: E402
 
@@ -125,6 +125,29 @@ def test_scale_queries_mean_what_they_say() -> None:
     assert answer(scale.wide(3))["d1"] == [
         ("wide_table.c0", "value"), ("wide_table.c1", "value"), ("wide_table.c0", "control"),
     ]
+
+
+def test_scale_scripts_mean_what_they_say() -> None:
+    """The script families (``explain --through-script``): the last query answers from the base
+    table through every table of the chain; a point runs in its own process."""
+    import prism_lineage
+
+    # CREATE TABLE t0 AS SELECT k, v, d FROM base WHERE k > 0; CREATE TABLE t1 AS SELECT k, v + 1
+    # AS v, d FROM t0 WHERE k > 1; …; SELECT k, v, d FROM t2
+    last = prism_lineage.explain(scale_scripts.ctas_chain(3), scale_scripts.SCHEMA, through_script=True).statements[-1]
+    assert {f.name: [(s.column, s.relationship, s.transformation) for s in f.sources] for f in last.fields} == {
+        "k": [("base.k", "value", "identity"), ("base.k", "control", "filter")],
+        "v": [("base.v", "value", "expression"), ("base.k", "control", "filter")],
+        "d": [("base.d", "value", "identity"), ("base.k", "control", "filter")],
+    }
+    # 16 CREATE TABLE AS, an INSERT after t11, an UPDATE after t13, the query.
+    mixed = prism_lineage.explain(scale_scripts.ctas_mixed(16), scale_scripts.SCHEMA, through_script=True)
+    assert [s.kind for s in mixed.statements].count("create_table") == 16
+    assert [s.kind for s in mixed.statements][-7:] == ["insert", "create_table", "create_table", "update",
+                                                        "create_table", "create_table", "select"]
+    assert mixed.statements[-1].reads == ["base"]
+    point = scale_scripts.run_point(scale_scripts.ctas_chain(5), timeout=120, code=None)
+    assert point["statements"] == 6 and point["error"] is None and point["cpu_s"] > 0
 
 
 def test_explain_tpcds_reports_cpu_and_load_and_profiles_the_worker(tmp_path: Path) -> None:

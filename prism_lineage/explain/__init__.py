@@ -16,6 +16,7 @@ from ..frontends.sql.dialects import names_are_case_sensitive as dialect_is_case
 from ..functions import FunctionRegistry
 from ..ir import Statement
 from ..lineage.graph import LineageGraph
+from ..lineage.through import ScriptSummaries
 from .answer import answer_statement
 from .asking import mark_case_sensitive
 from .models import Explanation, FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
@@ -49,7 +50,9 @@ def _catalog(schema: "Mapping[str, Any] | Catalog | str | os.PathLike | None", s
 @guarded
 def explain_statements(statements: list[Statement], functions: FunctionRegistry | None = None) -> Explanation:
     registry = functions if functions is not None else FunctionRegistry.default()
-    answers = [answer_statement(s, LineageGraph.of(s, registry)) for s in statements]
+    # The rows a script's statements wrote are resolved once for all their readers.
+    summaries = ScriptSummaries(registry)
+    answers = [answer_statement(s, LineageGraph.of(s, registry, summaries)) for s in statements]
     return Explanation.model_construct(statements=answers)
 
 
@@ -59,12 +62,13 @@ class ScriptAnswers:
     statement that fails, after the answers before it.  ``len()`` is the number of statements
     (the text is parsed when this is made: a ``ParseError`` is raised then)."""
 
-    __slots__ = ("_lowering", "_functions", "_case_sensitive")
+    __slots__ = ("_lowering", "_functions", "_case_sensitive", "_summaries")
 
     def __init__(self, lowering: ScriptLowering, functions: FunctionRegistry, case_sensitive: bool = False):
         self._lowering = lowering
         self._functions = functions
         self._case_sensitive = case_sensitive
+        self._summaries = ScriptSummaries(functions)
 
     def __len__(self) -> int:
         return len(self._lowering)
@@ -82,7 +86,7 @@ class ScriptAnswers:
         statement = next(steps, None)
         if statement is None:
             return None
-        answer = answer_statement(statement, LineageGraph.of(statement, self._functions))
+        answer = answer_statement(statement, LineageGraph.of(statement, self._functions, self._summaries))
         answer._case_sensitive = self._case_sensitive
         return answer
 

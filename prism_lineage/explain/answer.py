@@ -9,6 +9,7 @@ from ..lineage.graph import LineageGraph
 from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship
 from ..lineage.kinds import strongest, surest
 from ..lineage.paths import SEPARATOR, UNKNOWN_PART, covers, split, unsealed
+from ..lineage.through import ScriptSummaries
 from .models import FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
 
 
@@ -105,21 +106,24 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
         for reason in notes:
             note(None, reason)
     return StatementAnswer.model_construct(
-        index=statement.index, kind=statement.kind, target=statement.target, reads=tables_read(statement),
+        index=statement.index, kind=statement.kind, target=statement.target, reads=tables_read(statement, graph.summaries),
         writes=[statement.target] if statement.target is not None else [], fields=fields, uncertain=uncertain,
         rows=rows, procedure=statement.procedure,
     )
 
 
-def tables_read(statement: Statement) -> list[str]:
+def tables_read(statement: Statement, summaries: "ScriptSummaries | None" = None) -> list[str]:
     """The tables a statement reads, sorted: every table its plan scans, in any clause (FROM,
     joins, subqueries, a MERGE's target …), as the schema spells it (as written when the
     schema does not declare it).  A FROM item that is not a table (a table function the
-    engine does not analyse) is no table; its ``uncertain`` entry says so."""
+    engine does not analyse) is no table; its ``uncertain`` entry says so.  ``summaries``:
+    the tables under a script's rows are taken from their summaries (lineage/through.py)."""
     if statement.reads is not None:
         return list(statement.reads)
     if statement.root is None:
         return []
+    if summaries is not None:
+        return sorted(summaries.tables(statement.root))
     return sorted(scanned_tables(statement.root))
 
 

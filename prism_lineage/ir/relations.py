@@ -357,11 +357,18 @@ class CteRef(Relation):
 
     Each reference is its own node with its own fields (a self-join of a CTE has two sides);
     the definition is shared between references and analysed once.
+
+    ``script``: a read, through a script, of the rows earlier statements wrote into a table
+    (frontends/sql/scripts.py).  Such a definition is complete on its own — built from earlier
+    statements only, it reads nothing of the statement that reads it, and none of its sorts
+    is that statement's result order — so its lineage is the same for every reader, and is
+    resolved once for them all (lineage/through.py).
     """
 
     name: str
     definition: Relation
     columns: tuple[Field, ...]
+    script: bool = False
 
     @property
     def inputs(self) -> tuple[Relation, ...]:

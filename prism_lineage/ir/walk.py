@@ -73,9 +73,12 @@ def walk_relations(root: Relation) -> Iterator[Relation]:
                 stack.append((child, False))
 
 
-def scanned_tables(root: Relation) -> set[str]:
+def scanned_tables(root: Relation, known=None) -> set[str]:
     """The tables a plan scans, in any clause; a FROM item that is not a table (a table
     function left unanalysed) is none.
+
+    ``known(node)``, if given, is asked of every relation below ``root``: the tables scanned
+    under it if they are known already (then it is not walked), else ``None``.
 
     The relations ``walk_relations`` visits, walked without its nested generators: every
     ``explain`` answer's ``reads`` comes from here, and the generator walk took a tenth of the
@@ -93,6 +96,11 @@ def scanned_tables(root: Relation) -> set[str]:
         if node.id in seen:
             continue
         seen.add(node.id)
+        if known is not None and node is not root:
+            found = known(node)
+            if found is not None:
+                tables.update(found)
+                continue
         if isinstance(node, Scan):
             if node.opaque_reason is None:
                 tables.add(node.table)

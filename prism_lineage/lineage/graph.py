@@ -24,6 +24,8 @@ from .rules import RuleContext, plan_edges
 if TYPE_CHECKING:
     import networkx
 
+    from .through import Known, ScriptSummaries
+
 
 @dataclass(frozen=True, slots=True)
 class Target:
@@ -47,16 +49,25 @@ def result_ordering(statement: Statement) -> frozenset[str]:
 
 
 class LineageGraph:
-    """Plan-level lineage of one statement (rules applied to every operator)."""
+    """Plan-level lineage of one statement (rules applied to every operator).
+
+    Made with ``summaries`` (``explain`` through a script), the edges stop at the rows of the
+    script's tables the statement reads, whose lineage was resolved once for every reader
+    (lineage/through.py): the end-to-end answers are the same, the graph shows less.  Without
+    (``lineage_graphs``, ``graph``), it holds the whole plan."""
 
     def __init__(self, statement: Statement, edges: list[Edge] | None, links: list[Link], *,
-                 records: list[EdgeFields] | None = None):
+                 records: list[EdgeFields] | None = None, known: "Known | None" = None,
+                 summaries: "ScriptSummaries | None" = None):
         """``edges``, or (``of``) the ``records`` of the edges' fields, made into ``Edge``
-        objects the first time ``edges`` is asked for."""
+        objects the first time ``edges`` is asked for; ``known``: the answers of the script's
+        rows the edges stop at (``summaries``)."""
         self.statement = statement
         self._edges = edges
         self._records = records if edges is None else None
         self.links = links
+        self.known = known
+        self.summaries = summaries
 
     @property
     def edges(self) -> list[Edge]:
@@ -69,19 +80,24 @@ class LineageGraph:
         self._edges, self._records = edges, None
 
     @classmethod
-    def of(cls, statement: Statement, functions=None) -> "LineageGraph":
-        ctx = RuleContext(functions, result_ordering(statement))
-        if statement.root is not None:
-            plan_edges(statement.root, ctx)
+    def of(cls, statement: Statement, functions=None, summaries: "ScriptSummaries | None" = None) -> "LineageGraph":
+        known = None
+        ordering = result_ordering(statement)
+        if summaries is not None and statement.root is not None:
+            ctx, known = summaries.plan(statement.root, ordering)
+        else:
+            ctx = RuleContext(functions, ordering)
+            if statement.root is not None:
+                plan_edges(statement.root, ctx)
         # Provenance from an external client plan: links, never lineage (EndToEnd follows
         # ``flow`` links only).
         ingress = [Link(origin.id, target, "ingress") for origin in statement.ingress for target in origin.targets]
-        return cls(statement, None, ctx.links + ingress, records=ctx.records)
+        return cls(statement, None, ctx.links + ingress, records=ctx.records, known=known, summaries=summaries)
 
     @cached_property
     def end_to_end(self) -> EndToEnd:
         # The records while no ``Edge`` was made (they hold the same fields).
-        return EndToEnd(self._edges if self._edges is not None else self._records or [], self.links)
+        return EndToEnd(self._edges if self._edges is not None else self._records or [], self.links, self.known)
 
     @cached_property
     def targets(self) -> dict[str, Target]:

@@ -102,9 +102,14 @@ class _Index:
 class EndToEnd:
     """Answers ``value_sources(target)`` and ``indirect_sources(target)`` for one plan."""
 
-    __slots__ = ("_index", "_values", "_indirect", "_active_values", "_active_indirect", "_cyclic", "_previous")
+    __slots__ = ("_index", "_values", "_indirect", "_active_values", "_active_indirect", "_cyclic", "_previous",
+                 "_known")
 
-    def __init__(self, edges: "Sequence[Edge | EdgeFields]", links: list[Link]):
+    def __init__(self, edges: "Sequence[Edge | EdgeFields]", links: list[Link],
+                 known: "tuple[dict[str, ValueSources], dict[str, IndirectSources]] | None" = None):
+        """``known``: the answers of targets whose edges are not given (value sources and
+        indirect sources by target: the rows of a script's table, resolved once for every
+        statement that reads them — lineage/through.py)."""
         value_in: dict[str, list[Edge]] = defaultdict(list)
         other_in: dict[str, list[Edge]] = defaultdict(list)
         flow_in: dict[str, list[str]] = defaultdict(list)
@@ -117,8 +122,9 @@ class EndToEnd:
             elif link.kind == "matched":
                 matched_in[link.target].append(link.source)
         self._index = _Index(value_in, other_in, flow_in, matched_in)
-        self._values: dict[str, ValueSources] = {}
-        self._indirect: dict[str, IndirectSources] = {}
+        self._known = known
+        self._values: dict[str, ValueSources] = dict(known[0]) if known else {}
+        self._indirect: dict[str, IndirectSources] = dict(known[1]) if known else {}
         # The targets being computed (a target met again while it is: a recursive CTE's cycle).
         self._active_values: set[str] = set()
         self._active_indirect: set[str] = set()
@@ -135,7 +141,9 @@ class EndToEnd:
             # A recursive CTE: recompute with the last round's answers standing in for the
             # targets still being computed, until nothing changes.
             self._previous = (self._values, self._indirect)
-            self._values, self._indirect, self._cyclic = {}, {}, False
+            known = self._known
+            self._values, self._indirect = (dict(known[0]), dict(known[1])) if known else ({}, {})
+            self._cyclic = False
             again = self._answer(fields, relation)
             if again == result:
                 break
@@ -158,6 +166,11 @@ class EndToEnd:
                     indirect = relation_deps
             out.append((self.value_sources(field), indirect))
         return out
+
+    @property
+    def cyclic(self) -> bool:
+        """Whether a target asked so far depends on itself (a recursive CTE)."""
+        return self._cyclic
 
     # --- value sources -------------------------------------------------------------------
 

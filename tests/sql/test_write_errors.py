@@ -99,3 +99,65 @@ def test_cli_exit_codes(tmp_path, capsys, sql: str, code: int, message: str) -> 
     assert main(["explain", str(query), "--schema", str(schema), "--dialect", "duckdb"]) == code
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("prism-lineage: error: ") and message in err[0]
+
+
+# --- Postgres data-modifying statements in WITH (returning.py) ----------------------------------
+
+
+def test_data_modifying_cte_without_returning_read_is_refused() -> None:
+    with pytest.raises(InvalidStatementError, match=r"the CTE u is an UPDATE without RETURNING: it has no rows to read"):
+        explain("WITH u AS (UPDATE totals SET total = 0) SELECT * FROM u", dialect="postgres")
+
+
+def test_data_modifying_cte_without_returning_unread_answers_both_writes() -> None:
+    answer = explain("WITH d AS (DELETE FROM orders WHERE amount < 0) "
+                     "INSERT INTO totals SELECT customer_id, amount FROM orders", dialect="postgres")
+    assert [(s.kind, s.target) for s in answer.statements] == [("delete", "orders"), ("insert", "totals")]
+
+
+def test_data_modifying_cte_insert_on_conflict_returning_is_refused() -> None:
+    with pytest.raises(InvalidStatementError, match=r"RETURNING of an INSERT … ON CONFLICT in the CTE n is not "
+                                                    r"followed"):
+        explain("WITH n AS (INSERT INTO totals (customer_id, total) SELECT customer_id, amount FROM orders "
+                "ON CONFLICT (customer_id) DO UPDATE SET total = excluded.total RETURNING *) SELECT * FROM n",
+                dialect="postgres")
+
+
+def test_data_modifying_cte_insert_into_undeclared_table_without_list_is_refused() -> None:
+    with pytest.raises(InvalidStatementError, match=r"RETURNING of the INSERT into archive in the CTE n is not "
+                                                    r"followed: the table's columns are not in the schema"):
+        explain("WITH n AS (INSERT INTO archive SELECT customer_id, amount FROM orders RETURNING *) SELECT * FROM n",
+                dialect="postgres")
+
+
+# --- MySQL INSERT … ON DUPLICATE KEY UPDATE (modify.py mysql_duplicate) ---------------------------
+
+
+def test_mysql_duplicate_key_update_has_no_excluded() -> None:
+    with pytest.raises(InvalidStatementError, match=r"reads excluded\.total, but no table of that name is in scope: "
+                                                    r"only the target totals and the inserted row"):
+        explain("INSERT INTO totals (customer_id, total) VALUES (1, 2) ON DUPLICATE KEY UPDATE total = excluded.total",
+                dialect="mysql")
+
+
+def test_mysql_duplicate_key_update_select_column_under_group_by_is_refused() -> None:
+    with pytest.raises(InvalidStatementError, match=r"reads orders\.amount of the SELECT's tables, which is followed "
+                                                    r"only for a SELECT without GROUP BY"):
+        explain("INSERT INTO totals (customer_id, total) SELECT customer_id, SUM(amount) FROM orders GROUP BY "
+                "customer_id ON DUPLICATE KEY UPDATE total = orders.amount", dialect="mysql")
+
+
+def test_mysql_row_alias_column_named_like_a_target_column_is_ambiguous() -> None:
+    with pytest.raises(InvalidStatementError, match=r"ambiguous column 'total': a column of totals or of the row "
+                                                    r"alias new"):
+        explain("INSERT INTO totals (customer_id, total) VALUES (1, 2) AS new(total, x) "
+                "ON DUPLICATE KEY UPDATE total = total + 1", dialect="mysql")
+
+
+def test_mysql_duplicate_key_update_values_reads_the_inserted_column() -> None:
+    answer = explain("INSERT INTO totals (customer_id, total) SELECT customer_id, amount FROM orders "
+                     "ON DUPLICATE KEY UPDATE customer_id = VALUES(total)", dialect="mysql")
+    sources = {f.name: sorted(s.column for s in f.sources if s.relationship == "value")
+               for f in answer.statements[0].fields}
+    assert sources == {"customer_id": ["orders.amount", "orders.customer_id"], "total": ["orders.amount"]}
+    assert any("PRIMARY KEY or UNIQUE indexes" in u.reason for u in answer.statements[0].uncertain)

@@ -17,6 +17,7 @@ from ...ir import SourceText, Statement
 from .context import LoweringContext
 from .dialects import Normalizer, get_dialect, known_dialects
 from .multitable import expand_multitable_inserts
+from .returning import expand_data_modifying_ctes
 from .procedures import BODY_OF, expand_routines, unanalysed_in_body
 from .parsing import parse_statements, raised_by_sqlglot, statement_parse_error, without_byte_order_mark
 from .scripts import ScriptCatalog
@@ -50,7 +51,8 @@ class ScriptLowering:
         self._source = SourceText(text, None, file)
         # A multi-table insert is one INSERT per target; a routine's SQL body follows its CREATE.
         nodes = expand_multitable_inserts(parse_statements(text, sql_dialect, self._source))
-        self._nodes = expand_routines(nodes, sql_dialect, text, self._source)
+        # The write inside a data-modifying CTE is answered before the statement holding it.
+        self._nodes = expand_data_modifying_ctes(expand_routines(nodes, sql_dialect, text, self._source))
         self._script = ScriptCatalog(catalog)
         self._options = (sql_dialect, Normalizer(sql_dialect), functions, through_script, text)
 

@@ -549,15 +549,21 @@ def upsert(node: exp.Insert, target: Target, rows: Relation, names: list[str], k
     table_node = table_of(node.this)
     matched = _MatchedRows(ctx, CteEnv())
     matched.add(table_node)
-    excluded = _ExcludedRows(rows, names, ctx)
+    target_alias = matched.scope.sources[0].alias
+    duplicate = bool(conflict.args.get("duplicate"))
+    inserted_as, inserted_names = "excluded", names
+    if duplicate:  # MySQL: no ``excluded``; VALUES(c), a row alias, the SELECT's tables (mysql_duplicate)
+        inserted_as, inserted_names, updates, rows = mysql_duplicate(node, updates, rows, names, target_alias, ctx)
+    excluded = _ExcludedRows(rows, inserted_names, ctx, inserted_as)
     matched.scope.add(excluded.source)
     columns = _Columns(target)
-    insert = [(columns.position(name, target.origin), excluded.ref(name, target.origin)) for name in names]
-    update = [a for item in updates for a in _assignments(_excluded_values(item), columns, matched, ctx)]
+    insert = [(columns.position(name, target.origin), excluded.ref(inserted, target.origin))
+              for name, inserted in zip(names, inserted_names)]
+    update = [a for item in updates for a in _assignments(item if duplicate else _excluded_values(item), columns,
+                                                          matched, ctx)]
     where = conflict.args.get("where")
     condition = matched.lower(where.this if isinstance(where, exp.Where) else where) if where is not None else None
     keys = []
-    target_alias = matched.scope.sources[0].alias
     for key in conflict.args.get("conflict_keys") or []:
         key = key.this if isinstance(key, exp.Ordered) else key
         identifier = key.this if isinstance(key, exp.Column) else key
@@ -565,34 +571,117 @@ def upsert(node: exp.Insert, target: Target, rows: Relation, names: list[str], k
             name = ctx.normalizer.part(identifier)
             qualified = exp.Column(this=identifier.copy(), table=exp.to_identifier(target_alias))
             keys.append((name, matched.lower(qualified)))
+    if duplicate:
+        # MySQL names no key: a duplicate is found through the table's PRIMARY KEY / UNIQUE indexes,
+        # which a schema here does not give — the join on them is not in the answer.
+        ctx.uncertain_about(f"ON DUPLICATE KEY UPDATE matches the existing row of {target.name} by its PRIMARY KEY or "
+                            "UNIQUE indexes, which the schema does not give: the columns that decide which row is "
+                            "updated are not among the sources", None, origin)
     relation = excluded.joined(matched.clause.build(), keys, ctx)
     clauses = [WriteClause(WriteAction.INSERT, Matched.NOT_MATCHED, None, tuple(insert)),
                WriteClause(WriteAction.UPDATE, Matched.MATCHED, condition, tuple(update))]
     return _modify_statement(kind, target, relation, clauses, columns, origin, ctx)
 
 
-def _excluded_values(item: exp.Expression) -> exp.Expression:
+def _excluded_values(item: exp.Expression, inserted_as: str = "excluded") -> exp.Expression:
     """MySQL's ``c = VALUES(c)`` means the inserted value: read it as ``excluded.c``."""
     def swap(node):
         if isinstance(node, exp.Anonymous) and node.name.upper() == "VALUES" and len(node.expressions) == 1:
             column = node.expressions[0]
-            if isinstance(column, exp.Column):
-                return exp.column(column.name, "excluded")
+            if isinstance(column, (exp.Column, exp.Identifier)):
+                return exp.Column(this=(column.this if isinstance(column, exp.Column) else column).copy(),
+                                  table=exp.to_identifier(inserted_as))
         return node
     return item.transform(swap, copy=True) if isinstance(item, exp.Expression) else item
+
+
+# The name the inserted row goes by in a MySQL ON DUPLICATE KEY UPDATE without a row alias: MySQL
+# has no ``excluded``, so no name a user writes reaches it (only VALUES(c), read as this).
+_MYSQL_INSERTED = "values()"
+
+
+def mysql_duplicate(node: exp.Insert, updates: list[exp.Expression], rows: Relation, names: list[str],
+                    target_alias: str, ctx: LoweringContext):
+    """MySQL's ``INSERT … ON DUPLICATE KEY UPDATE`` (MySQL manual, "INSERT … ON DUPLICATE KEY
+    UPDATE Statement"): an unqualified column is the existing row's (``c = c + 1``);
+    ``VALUES(c)`` is the value the row would have inserted into ``c``; the 8.0.19 row alias
+    (``VALUES (…) AS new [(m, n)]``) names that row (``new.c``, or ``new.m`` by position); in
+    ``INSERT … SELECT`` a column of the SELECT's tables (``s.a``) is that column of the row the
+    SELECT gave.  (the inserted row's name, its column names, the assignments as read, the
+    inserted rows — with the SELECT's columns the assignments read appended).
+    """
+    query = node.expression
+    alias = query.args.get("alias") if isinstance(query, exp.Values) else None
+    inserted_as, inserted_names = _MYSQL_INSERTED, list(names)
+    if isinstance(alias, exp.TableAlias) and alias.name:
+        inserted_as = ctx.normalizer.part(alias.this)
+        if alias.columns:
+            if len(alias.columns) != len(names):
+                raise InvalidStatementError(
+                    f"the row alias {alias.name} names {len(alias.columns)} columns but the row has {len(names)}",
+                    origin=ctx.origin(alias.this))
+            inserted_names = [ctx.normalizer.part(c) for c in alias.columns]
+    aliased = {n.lower() for n in inserted_names} if inserted_names != list(names) else set()
+    listed = {n.lower() for n in names}
+    known = {inserted_as.lower(), target_alias.lower(), (table_of(node.this).name or "").lower()}
+    extra: dict[str, exp.Column] = {}  # a SELECT table's column the assignments read, by its stand-in name
+
+    def read(column: exp.Expression) -> exp.Expression:
+        if not isinstance(column, exp.Column) or isinstance(column.this, exp.Star):
+            return column
+        inside = column.find_ancestor(exp.Query)
+        if inside is not None:  # a subquery's own columns resolve in it
+            return column
+        if not column.table:  # the existing row's column, or a column alias of the row alias (``c = m + n``)
+            name = ctx.normalizer.part(column.this).lower()
+            if name in aliased:
+                if name in listed:
+                    raise InvalidStatementError(
+                        f"ambiguous column '{column.name}': a column of {target_alias} or of the row alias "
+                        f"{inserted_as}", origin=ctx.origin(column.this))
+                return exp.Column(this=column.this.copy(), table=exp.to_identifier(inserted_as))
+            return exp.Column(this=column.this.copy(), table=exp.to_identifier(target_alias))
+        if column.table.lower() in known:
+            return column
+        # ``s.a`` in INSERT … SELECT … FROM s: the column of the row the SELECT gave (appended to it).
+        key = f"__prism_select_{len(extra)}"
+        extra[key] = column
+        return exp.Column(this=exp.to_identifier(key), table=exp.to_identifier(inserted_as))
+
+    read_updates = [_excluded_values(item, inserted_as).transform(read, copy=False) for item in updates]
+    if extra:
+        shown = ", ".join(c.sql(dialect=ctx.dialect) for c in extra.values())
+        if not isinstance(query, (exp.Select, exp.Union)):
+            raise InvalidStatementError(
+                f"ON DUPLICATE KEY UPDATE reads {shown}, but no table of that name is in scope: only the target "
+                f"{target_alias} and the inserted row (VALUES(c), or a row alias) are (MySQL has no excluded)",
+                origin=ctx.origin(next(iter(extra.values()))))
+        if not isinstance(query, exp.Select) or len(rows.fields) != len(names) or query.args.get("group"):
+            raise InvalidStatementError(
+                f"ON DUPLICATE KEY UPDATE reads {shown} of the SELECT's tables, which is followed only for a SELECT "
+                "without GROUP BY whose columns are not given by a star", origin=ctx.origin(next(iter(extra.values()))))
+        widened = query.copy()
+        widened.set("expressions", list(widened.expressions) + [exp.alias_(c.copy(), k) for k, c in extra.items()])
+        before = list(ctx.uncertain)
+        rows = QueryLowerer(ctx).lower_query(widened, None, statement_ctes(node, QueryLowerer(ctx)))
+        # Lowered twice: what the first time said is not said again.
+        ctx.uncertain[:] = before + [u for u in ctx.uncertain[len(before):] if all(u.reason != b.reason for b in before)]
+        inserted_names = inserted_names + list(extra)
+    return inserted_as, inserted_names, read_updates, rows
 
 
 class _ExcludedRows:
     """The rows an upsert inserts, seen as the ``excluded`` table by its DO UPDATE clause."""
 
-    def __init__(self, rows: Relation, names: list[str], ctx: LoweringContext):
+    def __init__(self, rows: Relation, names: list[str], ctx: LoweringContext, alias: str = "excluded"):
         from .scope import Source
 
         self.rows = rows
         self.ctx = ctx
         self.by_name = {name.lower(): f for name, f in zip(names, rows.fields)}
         columns = [(name, f) for name, f in zip(names, rows.fields)]
-        self.source = Source("excluded", "excluded", rows.id, columns, aliased=True)
+        label = "the inserted row" if alias == _MYSQL_INSERTED else alias
+        self.source = Source(alias, label, rows.id, columns, aliased=True)
 
     def ref(self, name: str, origin: Origin | None) -> Expr:
         field = self.by_name[name.lower()]

@@ -38,6 +38,7 @@ from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
 from . import generators, pivot
+from .returning import is_data_modifying, returning_query
 from .renaming import is_star, needs_renaming, positional_candidates, rename_by_position, renamed_columns
 from .names import table_parts
 from .policies import apply_policies
@@ -62,6 +63,8 @@ class CteDef:
     relation: Relation | None = None
     # While a recursive CTE's recursive term is lowered: its id and fields.
     recursive_target: tuple[str, tuple[Field, ...]] | None = None
+    # The rows earlier statements wrote into a table of the script (``CteRef.script``).
+    script: bool = False
 
 
 @dataclass(slots=True, eq=False)
@@ -354,7 +357,10 @@ class QueryLowerer:
         if definition.relation is not None:
             return definition.relation
         body = definition.node.this
-        if definition.recursive and isinstance(body, exp.Union) and _references(body.expression, definition.name, self.ctx):
+        if is_data_modifying(body):
+            # Postgres's ``WITH d AS (DELETE … RETURNING …)``: the rows the write returns (returning.py).
+            relation = self.lower_query(returning_query(body, definition.name, self.ctx), None, definition.env)
+        elif definition.recursive and isinstance(body, exp.Union) and _references(body.expression, definition.name, self.ctx):
             relation = self._recursive_cte(definition, body)
         else:
             relation = self.lower_query(body, None, definition.env)
@@ -641,7 +647,7 @@ class QueryLowerer:
             if not renames_a_star:
                 names = column_aliases + names[len(column_aliases):]
             fields = tuple(Field(field_id(ref_id, i), names[i], f.type, origin) for i, f in enumerate(body.fields))
-            relation = CteRef(ref_id, origin, definition.name, body, fields)
+            relation = CteRef(ref_id, origin, definition.name, body, fields, definition.script)
             if renames_a_star:  # ``FROM c AS u(a, b)`` where c has a schema-less star (renaming.py)
                 relation = rename_by_position(ctx, relation, column_aliases, alias, origin)
         columns = []

@@ -83,6 +83,40 @@ class ScriptTable:
     missing: list[str] = field(default_factory=list)
 
 
+class _Entries:
+    """The script's tables in the order they were last added (a list, with ``append`` and
+    ``remove``), found by their last name part: a script of thousands of tables looks each
+    name up among the few entries with that last part, not among all of them."""
+
+    __slots__ = ("_order", "_named", "_where", "_next")
+
+    def __init__(self):
+        self._order: dict[int, ScriptTable] = {}  # insertion ordered
+        self._named: dict[str, list[ScriptTable]] = {}  # by last part, lower-case, in order
+        self._where: dict[int, tuple[int, str]] = {}  # id(entry) -> (its key in _order, its name key)
+        self._next = 0
+
+    def append(self, entry: ScriptTable) -> None:
+        key = entry.table.parts[-1].lower()
+        self._order[self._next] = entry
+        self._where[id(entry)] = (self._next, key)
+        self._named.setdefault(key, []).append(entry)
+        self._next += 1
+
+    def remove(self, entry: ScriptTable) -> None:
+        # The entry's name may have changed since it was added (a swap): its keys were kept.
+        at, key = self._where.pop(id(entry))
+        del self._order[at]
+        self._named[key].remove(entry)
+
+    def __iter__(self):
+        return iter(self._order.values())
+
+    def named(self, last: str) -> list[ScriptTable]:
+        """The entries whose last name part is ``last`` (lower-case), oldest first."""
+        return self._named.get(last, [])
+
+
 class ScriptCatalog:
     """The user's catalog, plus the tables and views the script's statements create or change."""
 
@@ -91,7 +125,7 @@ class ScriptCatalog:
     def __init__(self, base: Catalog):
         self.base = base
         self.document = base.document
-        self._tables: list[ScriptTable] = []
+        self._tables = _Entries()
         self._ctx: LoweringContext | None = None  # the statement being lowered
         self._variables: dict[str, object] = {}  # script variables by lower-case name (variables.py)
 
@@ -139,7 +173,9 @@ class ScriptCatalog:
     def script_table(self, parts: tuple[str, ...]) -> ScriptTable | None:
         """The table of the script that ``parts`` names, latest first."""
         wanted = tuple(p.lower() for p in parts)
-        for entry in reversed(self._tables):
+        if not wanted:
+            return None
+        for entry in reversed(self._tables.named(wanted[-1])):
             have = tuple(p.lower() for p in entry.table.parts)
             shorter = min(len(have), len(wanted))
             if have[-shorter:] == wanted[-shorter:] and have[-1] == wanted[-1]:
@@ -487,7 +523,7 @@ def script_read(queries, parts: tuple[str, ...], alias: str | None, column_alias
         columns = [c.name for c in entry.table.columns]
         if entry.open or len(columns) != len(entry.rows.fields):
             columns = []
-        definition = CteDef(name, None, CteEnv(), columns, False, relation=entry.rows)
+        definition = CteDef(name, None, CteEnv(), columns, False, relation=entry.rows, script=True)
     else:
         if entry.stops is not None:
             catalog.note(f"{entry.stops}: lineage through the script stops at {name}", origin)

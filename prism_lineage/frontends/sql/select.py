@@ -260,6 +260,7 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
         name = window.args.get("alias") or window.this
         state.named_windows[ctx.normalizer.part(name).lower()] = window
 
+    _refuse_unread_clauses(node, ctx)
     from_clause = queries.lower_from(node, scope, env)
     items = _select_items(node, state)
     state.aliases = {item.name.lower(): item.node for item in items if item.node is not None and _has_alias(item.node)}
@@ -407,6 +408,32 @@ def picks_rows(node: exp.Expression) -> bool:
 
 def _has_alias(node: exp.Expression) -> bool:
     return isinstance(node, exp.Alias)
+
+
+def _refuse_unread_clauses(node: exp.Select, ctx) -> None:
+    """Clauses that decide which rows (and columns) a SELECT outputs but that prism_lineage does
+    not model yet.  Answering without them would be the plain table's lineage marked exact
+    (field trials 21, 22): refused instead, naming the clause and where it is."""
+    def where(part: exp.Expression | None) -> Origin | None:
+        for child in (part.walk() if part is not None else ()):
+            origin = ctx.origin(child)
+            if origin is not None:
+                return origin
+        return ctx.origin(node)
+
+    match = node.args.get("match")
+    if match is not None:
+        raise InvalidStatementError(
+            "MATCH_RECOGNIZE (row pattern recognition) is not read by prism_lineage: which rows and columns it "
+            "outputs depend on its PARTITION BY, ORDER BY, PATTERN/DEFINE and MEASURES, which would be lost; the "
+            "statement is refused", origin=where(match))
+    connect = node.args.get("connect")
+    if connect is not None:
+        clause = "START WITH … CONNECT BY" if connect.args.get("start") is not None else "CONNECT BY"
+        raise InvalidStatementError(
+            f"{clause} (a hierarchical query) is not read by prism_lineage: which rows it outputs depend on its "
+            "START WITH and CONNECT BY conditions, which would be lost; write it as a recursive CTE (WITH "
+            "RECURSIVE), which is read", origin=where(connect))
 
 
 def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:

@@ -27,8 +27,12 @@ _RULES: dict[type, object] = {}
 _RULES_FOR: dict[type, object] = {}  # the registered rules _RULES was filled from
 
 
-def plan_edges(root: Relation, ctx: RuleContext) -> RuleContext:
-    """Apply the rule of every relation reachable from ``root`` (once per relation id)."""
+def plan_edges(root: Relation, ctx: RuleContext, stop=None) -> RuleContext:
+    """Apply the rule of every relation reachable from ``root`` (once per relation id).
+
+    ``stop(node)``, if given, is asked of every relation below ``root`` before its rule: true,
+    and neither it nor what is below it is visited (its lineage is known already: the rows of
+    a script's table, lineage/through.py)."""
     seen: set[str] = set()
     stack = [root]
     # Each class's rule from a plain dict (singledispatch's own cache is a weak-keyed
@@ -43,6 +47,8 @@ def plan_edges(root: Relation, ctx: RuleContext) -> RuleContext:
         if node.id in seen:
             continue
         seen.add(node.id)
+        if stop is not None and node is not root and stop(node):
+            continue
         kind = type(node)
         rule = rules.get(kind)
         if rule is None:
