@@ -73,12 +73,18 @@ def epoch_file(directory: Path, epoch: int) -> Path:
 
 def write_atomically(table: pa.Table, directory: Path, epoch: int) -> Path:
     """Write ``table`` as ``directory``'s file of ``epoch``: temp file, fsync, rename."""
+    return _atomically(directory, epoch, lambda temporary: pq.write_table(table, temporary))
+
+
+def _atomically(directory: Path, epoch: int, write) -> Path:
+    """``write(temporary)`` then fsync and rename onto ``epoch``'s file: a reader never sees a
+    part-written file, and a failed write leaves no temp file behind."""
     directory.mkdir(parents=True, exist_ok=True)
     target = epoch_file(directory, epoch)
     handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=directory)
     os.close(handle)
     try:
-        pq.write_table(table, temporary)
+        write(temporary)
         with open(temporary, "rb") as written:
             os.fsync(written.fileno())
         os.replace(temporary, target)
@@ -105,24 +111,17 @@ def write_rows(table, rows: Iterable[dict], directory: Path, epoch: int, now, *,
     chunk = list(islice(iterator, CHUNK_ROWS))
     if not chunk and not always:
         return None
-    directory.mkdir(parents=True, exist_ok=True)
-    target = epoch_file(directory, epoch)
-    handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=directory)
-    os.close(handle)
-    try:
+
+    def write(temporary: str) -> None:
+        nonlocal chunk
         with pq.ParquetWriter(temporary, table.schema) as writer:
             while True:
                 writer.write_table(arrow_table(table.schema, chunk, stamp=now))
                 chunk = list(islice(iterator, CHUNK_ROWS))
                 if not chunk:
                     break
-        with open(temporary, "rb") as written:
-            os.fsync(written.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return target
+
+    return _atomically(directory, epoch, write)
 
 
 RESERVATIONS = ".epochs"  # one empty file per epoch number taken, created with O_EXCL

@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from ...errors import PrismError
 from ...ir import Expr, Field, FieldRef, GeneratedColumn, GeneratedRole, Generator, Origin, Relation, field_id
-from .nested import UNKNOWN, TypeInfo, type_info
+from .nested import UNKNOWN, TypeInfo, struct_field_value, type_info
 from .semi_structured import path_steps
 
 if TYPE_CHECKING:
@@ -170,7 +170,7 @@ def _inline_form(node: exp.Inline, ctx: "LoweringContext", outer: bool) -> Form:
     if width == 0 or any(len(s.expressions) != width for s in structs):
         return Form(_name(node), [node.this], _inline, outer)
     names = [_struct_field_name(e, ctx) or f"col{i + 1}" for i, e in enumerate(structs[0].expressions)]
-    args = [_struct_field_value(e) for s in structs for e in s.expressions]
+    args = [struct_field_value(e) for s in structs for e in s.expressions]
 
     def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
         given = _names(aliases, names)
@@ -185,14 +185,6 @@ def _struct_field_name(node: exp.Expression, ctx: "LoweringContext") -> str | No
         if isinstance(name, exp.Identifier):
             return ctx.normalizer.part(name)
     return None
-
-
-def _struct_field_value(node: exp.Expression) -> exp.Expression:
-    if isinstance(node, exp.PropertyEQ):
-        return node.expression
-    if isinstance(node, exp.Alias):
-        return node.this
-    return node
 
 
 def _stack(node: exp.Stack, outer: bool) -> Form:

@@ -608,7 +608,7 @@ def value_star(dot: exp.Dot, lowerer: "ExpressionLowerer") -> list[tuple[str, ex
     field of the value's struct type, each that field of the value.  Refused when the type's
     fields are not known: one item standing for all of them would name a column the output does
     not have."""
-    from .nested import type_info
+    from .nested import struct_field_name, struct_field_value, type_info
 
     base, star = dot.this, dot.expression
     text = f"{base.sql(dialect=lowerer.ctx.dialect)}.*"
@@ -622,9 +622,7 @@ def value_star(dot: exp.Dot, lowerer: "ExpressionLowerer") -> list[tuple[str, ex
     fields: dict[str, exp.Expression] = {}
     if isinstance(base, exp.Struct):
         # ``STRUCT(1 AS a, x AS b).*``: the constructor names its fields, and each is its own expression.
-        named = {item.alias if isinstance(item, exp.Alias) else item.this.name if isinstance(item, exp.PropertyEQ)
-                 else "": item.this if isinstance(item, exp.Alias) else item.expression if isinstance(item, exp.PropertyEQ)
-                 else item for item in base.expressions}
+        named = {struct_field_name(item) or "": struct_field_value(item) for item in base.expressions}
         if all(named) and len(named) == len(base.expressions):
             names = list(named)
             fields = {n.lower(): e for n, e in named.items()}
