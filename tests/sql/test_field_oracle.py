@@ -88,3 +88,19 @@ def test_a_derived_table_heading_a_parenthesized_join_keeps_the_join(database, d
     if outer:
         group = f"({group} JOIN x AS w ON w.k = o.k)"
     agrees_with_duckdb(database, f"SELECT {'*' if star else 'o.*, dk'} FROM {group}")
+
+
+# --- trial 25: a table alias naming fewer columns than the table has -------------------------
+
+@settings(max_examples=20, deadline=None)
+@given(table=st.sampled_from(list(TABLES)), count=st.integers(min_value=1, max_value=3), star=st.booleans())
+def test_a_partial_alias_list_renames_the_first_columns_only(database, table, count, star) -> None:
+    names = ["p", "q", "r"][:min(count, len(TABLES[table]))]
+    rest = TABLES[table][len(names):]
+    items = "*" if star or not rest else ", ".join([f"s.{names[0]}"] + [f"s.{c}" for c in rest])
+    agrees_with_duckdb(database, f"SELECT {items} FROM {table} AS s({', '.join(names)})")
+
+
+def test_more_alias_names_than_columns_is_an_error_naming_both_counts() -> None:
+    with pytest.raises(prism_lineage.InvalidStatementError, match="s names 4 columns but z has 2"):
+        prism_lineage.explain("SELECT * FROM z AS s(a, b, c, d)", SCHEMA, dialect="postgres")

@@ -587,9 +587,15 @@ class QueryLowerer:
         return self._opaque(item, alias, column_aliases)
 
     def _renamed(self, builder: ScanBuilder, source: Source, names: list[str]):
-        """``FROM t AS x(a, b)``: the table's columns by position, under new names."""
+        """``FROM t AS x(a, b)``: the table's columns by position, under new names; columns after
+        the last name keep their own (PostgreSQL: "the remaining columns are not renamed")."""
         declared = builder.declared
         assert declared is not None
+        if len(names) > len(declared.columns):
+            raise InvalidStatementError(
+                f"{source.alias} names {len(names)} columns but {source.label} has {len(declared.columns)}",
+                origin=builder.origin)
+        names = names + [c.name for c in declared.columns[len(names):]]
         columns = [(new, builder.column(c.name, c.type)) for new, c in zip(names, declared.columns)]
         renamed = Source(source.alias, source.label, source.relation_id, columns, aliased=True)
         return builder.build, [renamed]
