@@ -41,6 +41,12 @@ WINDOWS = (
     FunctionInfo("first_value", kind=WINDOW), FunctionInfo("last_value", kind=WINDOW),
 )
 
+# Hierarchical queries (CONNECT BY, Snowflake/Oracle): the path of a column's values from the
+# root to the row, joined by a separator (a constant that only shapes the text).
+HIERARCHY = (
+    FunctionInfo("sys_connect_by_path", control_args=(1,)),
+)
+
 # Generators (table functions): the SQL frontend knows the columns each one makes (specs/generator.md).
 GENERATORS = (
     "unnest", "explode", "explode_outer", "posexplode", "posexplode_outer", "inline", "inline_outer", "flatten",
@@ -132,6 +138,7 @@ NONDETERMINISTIC = (
 def builtin_functions() -> list[FunctionInfo]:
     infos = [FunctionInfo(name, kind=AGGREGATE) for name in AGGREGATES]
     infos += WINDOWS
+    infos += HIERARCHY
     infos += [FunctionInfo(name, Transformation.GENERATOR, kind=GENERATOR) for name in GENERATORS]
     infos += [FunctionInfo(name, Transformation.MASK, doc="masks its input") for name in MASKS]
     infos += FORMAT_PARSERS

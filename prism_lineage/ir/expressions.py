@@ -87,6 +87,10 @@ class Call(Expr):
     # sqlglot's names for the built-ins it models: ``this``, ``unit`` …); empty otherwise, and
     # then arguments are in written order.  The function registry names arguments either way.
     params: tuple[str, ...] = ()
+    # Why nothing is known of what the call computes from (a function the script defines whose
+    # body cannot be read: it may read tables): its arguments flow in with confidence unknown,
+    # whatever the function registry says of the name.  ``None``: the registry decides.
+    opaque_reason: str | None = None
 
 
 @quick_init

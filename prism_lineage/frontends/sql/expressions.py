@@ -37,7 +37,7 @@ from ...ir import (
     selected_by,
 )
 from ...ir import types as T
-from . import generators, lookups, nested, semi_structured, stars
+from . import generators, lookups, nested, routines, semi_structured, stars
 from .positional import lower_positional, position_of
 from .variables import read_variable, variable_name
 
@@ -194,6 +194,10 @@ class ExpressionLowerer:
         if isinstance(node.this, exp.Star):
             raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or as a function argument",
                                         origin=self.ctx.origin(node.this))
+        if self.ctx.inlining:  # a name in the body of a function of the script, inlined
+            found = routines.parameter(self, node, mode)
+            if found is not None:
+                return found
         number = position_of(node.this)
         if number is not None:  # ``t.$2``
             qualifier = tuple(self.ctx.normalizer.part(p) for p in node.parts[:-1])
@@ -303,6 +307,10 @@ class ExpressionLowerer:
         """``$x`` (Snowflake), ``@x`` (T-SQL, MySQL): a script variable, else a value bound at
         run time (no source)."""
         number = position_of(node)
+        if number is not None and self.ctx.inlining:  # ``$1`` in a Postgres body being inlined
+            found = routines.positional(self, number)
+            if found is not None:
+                return found
         if number is not None and self.scope.sources:  # ``$1``: a column by position (positional.py)
             return lower_positional(self, node, number, None, self._near_origin(node), mode)
         name = variable_name(node, self.ctx)
@@ -465,6 +473,10 @@ class ExpressionLowerer:
             return self.aggregate(node, mode)
         if isinstance(node, exp.Anonymous) and generators.is_select_generator(node, self.ctx):
             return self.generator(node, mode)
+        if isinstance(node, exp.Anonymous):
+            inlined = routines.call(self, node, mode)  # a function the script defined
+            if inlined is not None:
+                return inlined
         if lookups.is_dictionary_lookup(node, self.ctx):
             return lookups.dictionary_lookup(self, node, mode)
         args, params = self._named_args(node, mode)
