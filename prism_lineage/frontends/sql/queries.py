@@ -517,8 +517,10 @@ class QueryLowerer:
                 for source in entry.sources:
                     scope.add(source)
                 return
-            left_names = {n.lower(): n for n in scope.star_names()}
-            names = [n for n in right.names() if n.lower() in left_names]
+            # The columns both sides have, in the left side's order (SQL-92 7.5, Postgres, Spark).
+            right_names = {n.lower() for n in right.names()}
+            names = list({n.lower(): n for n in reversed(scope.star_names()) if n.lower() in right_names}.values())
+            names.reverse()
         else:
             names = [ctx.normalizer.part(u.this if isinstance(u, exp.Column) else u) for u in using]
         merged = {}
