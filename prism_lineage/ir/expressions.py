@@ -116,6 +116,27 @@ class AggregateCall(Expr):
     limit: Expr | None = None
 
 
+# ``MAX_BY(x, y [, n])`` and its spellings (``ARG_MAX``, ClickHouse ``argMax``; sqlglot names
+# ``ArgMax``/``ArgMin`` ``arg_max``/``arg_min``): x at y's largest (True) or smallest (False)
+# value.  y orders the group's values and picks the one (or n) kept — the role of an ordered
+# aggregate's ORDER BY with a LIMIT (specs/aggregate.md rule 4: sort, never value).
+SELECTED_BY: dict[str, bool] = {
+    "arg_max": True, "max_by": True, "argmax": True, "arg_max_null": True,
+    "arg_min": False, "min_by": False, "argmin": False, "arg_min_null": False,
+}
+
+
+def selected_by(name: str, args: tuple[Expr, ...] | list[Expr]) -> tuple[tuple[Expr, ...], tuple[SortKey, ...],
+                                                                         Expr | None] | None:
+    """``(args, order_by, limit)`` an aggregate written ``max_by(x, y [, n])`` stands for —
+    ``FIRST(x ORDER BY y DESC)`` / ``ARRAY_AGG(x ORDER BY y DESC LIMIT n)`` — or None for any
+    other call.  Every frontend lowers through it, so the rules see one form."""
+    descending = SELECTED_BY.get(name)
+    if descending is None or not 2 <= len(args) <= 3:
+        return None
+    return (args[0],), (SortKey(args[1], descending),), args[2] if len(args) == 3 else None
+
+
 class FrameUnit(StrEnum):
     ROWS = "rows"
     RANGE = "range"

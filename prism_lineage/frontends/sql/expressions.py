@@ -34,6 +34,7 @@ from ...ir import (
     SubqueryKind,
     WindowCall,
     WindowFrame,
+    selected_by,
 )
 from ...ir import types as T
 from . import generators, lookups, nested, routines, semi_structured, stars
@@ -577,6 +578,10 @@ class ExpressionLowerer:
                     order_by += tuple(self.sort_key(o, mode) for o in item.expressions)
                 else:
                     args.append(self.lower(item, mode))
+        # ``MAX_BY(x, y)``: y orders the values and picks the kept x (specs/aggregate.md rule 4).
+        selected = selected_by(name, args) if not order_by and limit is None else None
+        if selected is not None:
+            args, order_by, limit = list(selected[0]), selected[1], selected[2]
         filter_expr = self.lower(filter_.this if isinstance(filter_, exp.Where) else filter_, mode) if filter_ else None
         origin = self.ctx.origin(node)
         for arg in args:

@@ -594,9 +594,15 @@ class QueryLowerer:
         return self._opaque(item, alias, column_aliases)
 
     def _renamed(self, builder: ScanBuilder, source: Source, names: list[str]):
-        """``FROM t AS x(a, b)``: the table's columns by position, under new names."""
+        """``FROM t AS x(a, b)``: the table's columns by position, under new names; columns after
+        the last name keep their own (PostgreSQL: "the remaining columns are not renamed")."""
         declared = builder.declared
         assert declared is not None
+        if len(names) > len(declared.columns):
+            raise InvalidStatementError(
+                f"{source.alias} names {len(names)} columns but {source.label} has {len(declared.columns)}",
+                origin=builder.origin)
+        names = names + [c.name for c in declared.columns[len(names):]]
         columns = [(new, builder.column(c.name, c.type)) for new, c in zip(names, declared.columns)]
         renamed = Source(source.alias, source.label, source.relation_id, columns, aliased=True)
         return builder.build, [renamed]
@@ -736,9 +742,16 @@ def _join_group(item: exp.Expression) -> tuple[exp.Expression, list[exp.Join]] |
     """A parenthesised join in FROM, at any depth of parentheses (``((a JOIN b ON …))``): its
     first item and its joins, in order; ``None`` for any other item.  sqlglot reads
     ``(a JOIN b)`` as a Table carrying joins, or a Subquery of one; a Subquery around a group
-    may carry joins of its own (``((a JOIN b) JOIN c)``)."""
+    may carry joins of its own (``((a JOIN b) JOIN c)``).  A derived table heading a group
+    (``((SELECT …) AS s JOIN b ON …)``) is a Subquery whose joins hang on it beside its query
+    and alias: the derived table without the joins is the group's first item."""
     joins: list[exp.Join] = []
     while True:
+        if isinstance(item, exp.Subquery) and not item.args.get("pivots") and item.args.get("joins") \
+                and (item.args.get("alias") or isinstance(item.this, exp.Query)):
+            bare = item.copy()
+            bare.set("joins", None)
+            return bare, list(item.args["joins"]) + joins
         if isinstance(item, exp.Subquery) and not item.args.get("alias") and not item.args.get("pivots"):
             if item.args.get("joins"):
                 joins = list(item.args["joins"]) + joins
