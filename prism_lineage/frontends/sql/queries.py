@@ -44,7 +44,7 @@ from .names import table_parts
 from .policies import apply_policies
 from .semantic_views import semantic_view_item
 from .scripts import script_read
-from .select import SelectState, orders_by_all, lower_select, picks_rows
+from .select import SelectState, limit_by_keys, orders_by_all, lower_select, picks_rows
 from .set_operations import by_name
 
 
@@ -297,16 +297,25 @@ class QueryLowerer:
         ref = FieldRef(ctx.ids.new("col", origin), origin, chosen.type, chosen.id)
         return SortKey(ref, bool(ordered.args.get("desc")), ordered.args.get("nulls_first"))
 
-    def apply_limit(self, node: exp.Expression, relation: Relation, outer: Scope | None, env: CteEnv) -> Relation:
+    def apply_limit(self, node: exp.Expression, relation: Relation, outer: Scope | None, env: CteEnv,
+                    by: tuple[Expr, ...] = ()) -> Relation:
+        """The row limit of ``node``; ``by``: the keys of ClickHouse's ``LIMIT n BY keys`` as
+        fields of ``relation`` (the SELECT lowering resolves them)."""
         limit = node.args.get("limit")
         offset = node.args.get("offset")
         if limit is None and offset is None:
             return relation
+        if not by and limit_by_keys(node):
+            keys = limit_by_keys(node)
+            raise InvalidStatementError(
+                "LIMIT … BY after a set operation is not read by prism_lineage: which rows it keeps depends on its "
+                "BY keys, which would be lost; put it in a SELECT over the set operation",
+                origin=self.ctx.origin(keys[0]) or self.ctx.origin(node))
         scope = Scope(self.ctx, outer)
         count = self._limit_value(limit, scope, env) if limit is not None else None
         skip = self._limit_value(offset, scope, env) if offset is not None else None
         origin = (count or skip).origin  # type: ignore[union-attr]
-        return Limit(self.ctx.ids.new("limit", origin), origin, relation, count, skip)
+        return Limit(self.ctx.ids.new("limit", origin), origin, relation, count, skip, by)
 
     def _limit_value(self, node: exp.Expression, scope: Scope, env: CteEnv) -> Expr:
         value = node.args.get("expression") or node.this if isinstance(node, (exp.Limit, exp.Offset, exp.Fetch)) else node

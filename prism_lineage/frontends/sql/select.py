@@ -366,6 +366,10 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
         for key in on.expressions if isinstance(on, exp.Tuple) else [on]:
             distinct_on.append(_output_or_lowered(key, items, select_exprs, lowerer))
 
+    # ClickHouse ``LIMIT n BY keys``: the first n rows (in the ORDER BY's order) of each group of
+    # keys — select aliases, positions or expressions over the input, as ORDER BY keys are.
+    limit_by = [_order_target(key, items, state, lowerer) for key in limit_by_keys(node)]
+
     order = node.args.get("order")
     sort_keys: list[tuple[int | Positions | Expr, exp.Ordered]] = []
     if order is not None:
@@ -400,6 +404,7 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
 
     hidden = [key for key, _ in sort_keys if not isinstance(key, (int, Positions))]
     hidden += [key for key in distinct_on if not isinstance(key, (int, Positions))]
+    hidden += [key for key in limit_by if not isinstance(key, (int, Positions))]
     project_origin = _span_all(ctx, select_exprs) or ctx.origin(node)
     project_id = ctx.ids.new("project", project_origin)
     exprs = select_exprs + hidden
@@ -439,7 +444,7 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
             relation = Distinct(ctx.ids.new("distinct", project_origin), project_origin, relation, ())
         if sort_keys:
             relation = sort(relation)
-    relation = queries.apply_limit(node, relation, scope, env)
+    relation = queries.apply_limit(node, relation, scope, env, tuple(output_ref(key) for key in limit_by))
     if hidden:
         visible = columns[: len(items)]
         refs = tuple(FieldRef(ctx.ids.new("col", f.origin), f.origin, f.type, f.id) for f in visible)
@@ -459,6 +464,15 @@ def _as_struct(ctx: "LoweringContext", relation: Relation, origin: Origin | None
     value = Call(ctx.ids.new("call", origin), origin, None, "struct", refs, True, tuple(f.name for f in fields))
     struct_id = ctx.ids.new("project", origin)
     return Project(struct_id, origin, relation, (value,), (Field(field_id(struct_id, 0), "STRUCT", None, origin),))
+
+
+def limit_by_keys(node: exp.Expression) -> list[exp.Expression]:
+    """The keys of ClickHouse's ``LIMIT n [OFFSET m] BY keys`` (sqlglot keeps them on the LIMIT,
+    or on the OFFSET when there is one)."""
+    for clause in (node.args.get("limit"), node.args.get("offset")):
+        if isinstance(clause, (exp.Limit, exp.Offset)) and clause.expressions:
+            return list(clause.expressions)
+    return []
 
 
 def picks_rows(node: exp.Expression) -> bool:
