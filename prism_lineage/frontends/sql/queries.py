@@ -37,7 +37,7 @@ from ...ir.expressions import Subquery, children
 from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
-from . import generators, hierarchy, pivot, routines
+from . import generators, hierarchy, match_recognize, pivot, routines
 from .returning import is_data_modifying, returning_query
 from .renaming import is_star, needs_renaming, positional_candidates, rename_by_position, renamed_columns
 from .names import table_parts
@@ -194,6 +194,8 @@ class QueryLowerer:
         if isinstance(node, exp.Select):
             if node.args.get("connect") is not None:  # START WITH … CONNECT BY: its recursive-CTE twin
                 return self.lower_query(hierarchy.as_recursive_cte(node, self.ctx), outer, env)
+            if node.args.get("match") is not None:  # MATCH_RECOGNIZE: a grouped derived table
+                return self.lower_query(match_recognize.as_grouped_query(node, self.ctx), outer, env)
             return lower_select(node, self, outer, env)
         if isinstance(node, exp.SetOperation):
             return self._set_operation(node, outer, env)
