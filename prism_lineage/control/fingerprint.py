@@ -25,7 +25,14 @@ def fingerprint(root: str | Path) -> Fingerprint:
     root = Path(root)
     found: Fingerprint = {}
     if (root / "project.yaml").is_file():
-        _walk(root, "", found)
+        try:
+            directory = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            return found
+        try:
+            _walk(directory, "", found)
+        finally:
+            os.close(directory)
     else:
         for relative in _DBT_FILES:
             try:
@@ -35,20 +42,30 @@ def fingerprint(root: str | Path) -> Fingerprint:
     return found
 
 
-def _walk(root: Path, prefix: str, found: Fingerprint) -> None:
+def _walk(directory: int, prefix: str, found: Fingerprint) -> None:
+    """Every file under the open ``directory``, in the directory's own order (``digest``),
+    each stat-ed relative to its directory (``fstatat``: no path resolved from the root again
+    for each of 100,000 files)."""
     try:
-        entries = list(os.scandir(root / prefix if prefix else root))
+        with os.scandir(directory) as listing:
+            entries = list(listing)
     except OSError:
         return
+    stat = os.stat
     for entry in entries:
-        if entry.name.startswith("."):
+        name = entry.name
+        if name.startswith("."):
             continue  # .git, editors' files: never declarations
-        relative = f"{prefix}{entry.name}"
         try:
             if entry.is_dir(follow_symlinks=False):
-                _walk(root, relative + "/", found)
+                inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=directory)
+                try:
+                    _walk(inner, f"{prefix}{name}/", found)
+                finally:
+                    os.close(inner)
             else:
-                found[relative] = _stat(entry.stat(follow_symlinks=False))
+                status = stat(name, dir_fd=directory, follow_symlinks=False)
+                found[f"{prefix}{name}"] = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
         except OSError:
             continue
 
