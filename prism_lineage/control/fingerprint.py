@@ -99,4 +99,6 @@ def newest_change(found: Fingerprint) -> int:
     """The latest change time (ns) among ``found``: a file changed since has a later one, as
     long as the clock did not go back — which is why it is only used to *guess* what changed,
     the digest then saying whether the guess is the whole change (``store.changed_files``)."""
-    return max((values[2] for values in found.values()), default=0)
+    from operator import itemgetter
+
+    return max(map(itemgetter(2), found.values()), default=0)
