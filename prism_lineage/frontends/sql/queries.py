@@ -37,7 +37,7 @@ from ...ir.expressions import Subquery, children
 from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
-from . import generators, pivot
+from . import generators, hierarchy, pivot, routines
 from .returning import is_data_modifying, returning_query
 from .renaming import is_star, needs_renaming, positional_candidates, rename_by_position, renamed_columns
 from .names import table_parts
@@ -192,6 +192,8 @@ class QueryLowerer:
         if with_ is not None:
             env = self._define_ctes(with_, env)
         if isinstance(node, exp.Select):
+            if node.args.get("connect") is not None:  # START WITH … CONNECT BY: its recursive-CTE twin
+                return self.lower_query(hierarchy.as_recursive_cte(node, self.ctx), outer, env)
             return lower_select(node, self, outer, env)
         if isinstance(node, exp.SetOperation):
             return self._set_operation(node, outer, env)
@@ -576,6 +578,9 @@ class QueryLowerer:
             outer = scope if lateral or isinstance(item, exp.Lateral) else scope.outer
             relation = self.lower_query(inner, outer, env)
             return self._derived(relation, alias, column_aliases, item)
+        inlined = routines.from_item(self, item, alias, column_aliases)  # a table function of the script
+        if inlined is not None:
+            return inlined
         generated = generators.from_item(self, item, scope, env, alias, column_aliases)
         if generated is not None:
             return generated
@@ -587,9 +592,15 @@ class QueryLowerer:
         return self._opaque(item, alias, column_aliases)
 
     def _renamed(self, builder: ScanBuilder, source: Source, names: list[str]):
-        """``FROM t AS x(a, b)``: the table's columns by position, under new names."""
+        """``FROM t AS x(a, b)``: the table's columns by position, under new names; columns after
+        the last name keep their own (PostgreSQL: "the remaining columns are not renamed")."""
         declared = builder.declared
         assert declared is not None
+        if len(names) > len(declared.columns):
+            raise InvalidStatementError(
+                f"{source.alias} names {len(names)} columns but {source.label} has {len(declared.columns)}",
+                origin=builder.origin)
+        names = names + [c.name for c in declared.columns[len(names):]]
         columns = [(new, builder.column(c.name, c.type)) for new, c in zip(names, declared.columns)]
         renamed = Source(source.alias, source.label, source.relation_id, columns, aliased=True)
         return builder.build, [renamed]
@@ -729,9 +740,16 @@ def _join_group(item: exp.Expression) -> tuple[exp.Expression, list[exp.Join]] |
     """A parenthesised join in FROM, at any depth of parentheses (``((a JOIN b ON …))``): its
     first item and its joins, in order; ``None`` for any other item.  sqlglot reads
     ``(a JOIN b)`` as a Table carrying joins, or a Subquery of one; a Subquery around a group
-    may carry joins of its own (``((a JOIN b) JOIN c)``)."""
+    may carry joins of its own (``((a JOIN b) JOIN c)``).  A derived table heading a group
+    (``((SELECT …) AS s JOIN b ON …)``) is a Subquery whose joins hang on it beside its query
+    and alias: the derived table without the joins is the group's first item."""
     joins: list[exp.Join] = []
     while True:
+        if isinstance(item, exp.Subquery) and not item.args.get("pivots") and item.args.get("joins") \
+                and (item.args.get("alias") or isinstance(item.this, exp.Query)):
+            bare = item.copy()
+            bare.set("joins", None)
+            return bare, list(item.args["joins"]) + joins
         if isinstance(item, exp.Subquery) and not item.args.get("alias") and not item.args.get("pivots"):
             if item.args.get("joins"):
                 joins = list(item.args["joins"]) + joins

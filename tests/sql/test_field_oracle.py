@@ -1,0 +1,106 @@
+"""DuckDB as the oracle for the field trials of session 4 (/work/coord/trials/24-33).
+
+Every query runs in DuckDB on tables whose payload columns hold values no other column holds
+(join keys share values so that joins match): a value that lands in an output column names the
+input column it came from.  The answer must have DuckDB's output columns, in DuckDB's order, and
+every input column whose values DuckDB put into an output must be one of that field's value
+sources; an identity source must be the column DuckDB shows there.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import prism_lineage
+
+# k: a join key (the same values 1..3 in every table); every other column is a payload.
+TABLES = {
+    "x": ["k", "a", "b"],
+    "y": ["k", "c", "b"],
+    "z": ["k", "e"],
+}
+SCHEMA = {table: {column: "bigint" for column in columns} for table, columns in TABLES.items()}
+ROWS = 3
+
+
+def _code(table: str, column: str, row: int) -> int:
+    # 1xx00r: table index, column index, row — payloads are unique across the database.
+    t = list(TABLES).index(table) + 1
+    c = TABLES[table].index(column) + 1
+    return (t * 100 + c) * 1000 + row
+
+
+@pytest.fixture(scope="module")
+def database():
+    connection = duckdb.connect()
+    for table, columns in TABLES.items():
+        connection.execute(f"CREATE TABLE {table} ({', '.join(f'{c} BIGINT' for c in columns)})")
+        for row in range(1, ROWS + 1):
+            values = [row if c == "k" else _code(table, c, row) for c in columns]
+            connection.execute(f"INSERT INTO {table} VALUES ({', '.join(map(str, values))})")
+    yield connection
+    connection.close()
+
+
+def _origin(value) -> str | None:
+    if isinstance(value, int) and value >= 100000:
+        code, row = divmod(value, 1000)
+        t, c = divmod(code, 100)
+        if 1 <= row <= ROWS and 1 <= t <= len(TABLES):
+            table = list(TABLES)[t - 1]
+            if 1 <= c <= len(TABLES[table]):
+                return f"{table}.{TABLES[table][c - 1]}"
+    return None
+
+
+def agrees_with_duckdb(connection, sql: str, dialect: str = "duckdb") -> None:
+    result = connection.execute(sql)
+    names = [d[0] for d in result.description]
+    rows = result.fetchall()
+    statement = prism_lineage.explain(sql, SCHEMA, dialect=dialect).statements[-1]
+    assert [f.name.lower() for f in statement.fields] == [n.lower() for n in names], sql
+    for position, field in enumerate(statement.fields):
+        seen = {_origin(row[position]) for row in rows} - {None}
+        values = {s.column for s in field.sources if s.relationship == "value"}
+        assert seen <= values, (sql, field.name, seen, values)
+        identity = {s.column for s in field.sources if s.relationship == "value" and s.transformation == "identity"}
+        if identity and seen:
+            assert identity <= seen, (sql, field.name, seen, identity)
+
+
+# --- trial 24: a parenthesized join headed by a derived table ---------------------------------
+
+DERIVED = st.sampled_from(["(SELECT *, k AS dk FROM x)", "(SELECT k AS dk, a FROM x)", "(SELECT b, k AS dk FROM x)",
+                           "(SELECT k AS dk, a FROM x UNION ALL SELECT k, c FROM y)"])
+OTHER = st.sampled_from(["y", "z", "(SELECT * FROM z)"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(derived=DERIVED, other=OTHER, alias=st.booleans(), kind=st.sampled_from(["JOIN", "LEFT JOIN"]),
+       outer=st.booleans(), star=st.booleans())
+def test_a_derived_table_heading_a_parenthesized_join_keeps_the_join(database, derived, other, alias, kind,
+                                                                      outer, star) -> None:
+    left = f"{derived} AS s" if alias else derived
+    group = f"({left} {kind} {other} AS o ON dk = o.k)"
+    if outer:
+        group = f"({group} JOIN x AS w ON w.k = o.k)"
+    agrees_with_duckdb(database, f"SELECT {'*' if star else 'o.*, dk'} FROM {group}")
+
+
+# --- trial 25: a table alias naming fewer columns than the table has -------------------------
+
+@settings(max_examples=20, deadline=None)
+@given(table=st.sampled_from(list(TABLES)), count=st.integers(min_value=1, max_value=3), star=st.booleans())
+def test_a_partial_alias_list_renames_the_first_columns_only(database, table, count, star) -> None:
+    names = ["p", "q", "r"][:min(count, len(TABLES[table]))]
+    rest = TABLES[table][len(names):]
+    items = "*" if star or not rest else ", ".join([f"s.{names[0]}"] + [f"s.{c}" for c in rest])
+    agrees_with_duckdb(database, f"SELECT {items} FROM {table} AS s({', '.join(names)})")
+
+
+def test_more_alias_names_than_columns_is_an_error_naming_both_counts() -> None:
+    with pytest.raises(prism_lineage.InvalidStatementError, match="s names 4 columns but z has 2"):
+        prism_lineage.explain("SELECT * FROM z AS s(a, b, c, d)", SCHEMA, dialect="postgres")
