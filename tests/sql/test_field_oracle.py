@@ -156,3 +156,22 @@ def test_an_update_or_delete_of_every_row_leaves_no_old_value(change, column, so
     script = f"CREATE TABLE w AS SELECT k, a, b FROM x; {change}; SELECT {column} FROM w"
     [field] = prism_lineage.explain(script, SCHEMA, dialect="duckdb", through_script=True).statements[-1].fields
     assert {s.column for s in field.sources if s.relationship == "value"} == sources
+
+
+# --- trial 34: MySQL's UPDATE / DELETE … ORDER BY … LIMIT ------------------------------------
+
+@pytest.mark.parametrize("sql", [
+    "DELETE FROM x ORDER BY a DESC LIMIT 2",
+    "UPDATE x SET b = 1 ORDER BY a LIMIT 1",
+    "DELETE FROM x WHERE k > 1 ORDER BY a LIMIT 1",
+])
+def test_the_order_that_picks_the_changed_rows_is_control(sql) -> None:
+    [statement] = prism_lineage.explain(sql, SCHEMA, dialect="mysql").statements
+    assert ("x.a", "control") in {(s.column, s.relationship) for s in statement.rows}
+    for field in statement.fields:
+        assert ("x.a", "control") in {(s.column, s.relationship) for s in field.sources}
+
+
+def test_an_order_without_a_limit_changes_nothing_written() -> None:
+    [statement] = prism_lineage.explain("UPDATE x SET b = 1 ORDER BY a", SCHEMA, dialect="mysql").statements
+    assert statement.rows == [] and statement.fields[0].sources == []
