@@ -63,6 +63,8 @@ def _record(passes: list[dict[str, float]], failures: dict[str, str], cpu: list[
         "runs": len(passes),
         "total_s": statistics.median(sum(p.values()) for p in passes),
         "cpu_total_s": statistics.median(cpu),
+        "cpu_passes_s": cpu,
+        "wall_passes_s": [sum(p.values()) for p in passes],
         "median_query_s": statistics.median(succeeded.values()) if succeeded else None,
         "worst_query": worst,
         "worst_query_s": succeeded[worst] if worst else None,

@@ -162,3 +162,37 @@ def test_explain_tpcds_reports_cpu_and_load_and_profiles_the_worker(tmp_path: Pa
     # explain works on the deep-stack worker thread: the profile must be taken there, or it
     # shows only the caller waiting.
     assert "lower_select" in explain_tpcds.profile(workload, 200)
+
+
+def test_explain_tpcds_across_processes_reports_each_seed_and_the_median(tmp_path: Path) -> None:
+    """--processes: one fresh process per PYTHONHASHSEED, the tool measured first alternating;
+    each process's ratio, then the median and the range."""
+    from benchmarks import explain_tpcds
+
+    folder = tmp_path / "workloads" / "tpch"
+    folder.mkdir(parents=True)
+    (folder / "schema.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
+    for query, sql in QUERIES:
+        (folder / f"{query}.sql").write_text(sql, encoding="utf-8")
+    (tmp_path / "workloads" / "tpcds").mkdir()
+    (tmp_path / "workloads" / "tpcds" / "schema.json").write_text("{}", encoding="utf-8")
+    out = tmp_path / "figures.json"
+    import os
+    import subprocess
+    done = subprocess.run([sys.executable, "-m", "benchmarks.explain_tpcds", "--workload", "tpch", "--repeat", "1",
+                           "--seeds", "7,8", "--json", str(out)], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PRISM_WORKLOADS=str(tmp_path / "workloads")), check=False)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    assert figures["processes"] == 2 and figures["queries"] == 2
+    assert [run["hash_seed"] for run in figures["runs"]] == ["7", "8"]
+    assert [run["first"] for run in figures["runs"]] == ["explain", "floor"]
+    ratios = sorted(run["ratio_cpu"] for run in figures["runs"])
+    assert figures["ratio_cpu_min"] == ratios[0] and figures["ratio_cpu_max"] == ratios[1]
+    assert figures["ratio_cpu_median"] == sum(ratios) / 2
+    for run in figures["runs"]:
+        assert len(run["explain"]["cpu_passes_s"]) == 1 and run["floor"]["cpu_total_s"] > 0
+    assert "ratio (CPU): median" in done.stdout and "load average" in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "benchmarks.explain_tpcds", "--seeds", "1,x"], cwd=ROOT,
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "--seeds takes whole numbers" in bad.stderr
