@@ -198,3 +198,23 @@ def test_having_reads_what_duckdb_reads(database, sql, name) -> None:
     [statement] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
     controls = {s.column for f in statement.fields for s in f.sources if s.relationship == "control"}
     assert controls == {f"{table}.{measured if read_alias else name}"}, (sql, read_alias)
+
+
+# --- trial 29: BigQuery's UNNEST of an array of structs is a value table -----------------------
+# No BigQuery here: the expected columns are BigQuery's documented ones ("a separate column for
+# each field in the STRUCT"), as sqlglot's own qualify_columns fixture expands them.
+
+NESTED = {"t": {"id": "INT64", "items": "ARRAY<STRUCT<sku STRING, qty INT64>>", "arr": "ARRAY<INT64>"}}
+
+
+@pytest.mark.parametrize("sql, names", [
+    ("SELECT * FROM t, UNNEST(items)", ["id", "items", "arr", "sku", "qty"]),
+    ("SELECT * FROM t, UNNEST(items) AS it", ["id", "items", "arr", "sku", "qty"]),
+    ("SELECT it.* FROM t, UNNEST(items) AS it", ["sku", "qty"]),
+    ("SELECT it, it.sku FROM t, UNNEST(items) AS it", ["it", "sku"]),
+    ("SELECT * FROM t, UNNEST(arr) AS x WITH OFFSET", ["id", "items", "arr", "x", "offset"]),
+    ("SELECT * FROM UNNEST(ARRAY<STRUCT<a INT64, b STRING>>[(1, 'x')]) AS s", ["a", "b"]),
+])
+def test_bigquery_star_over_unnest_of_structs_lists_the_fields(sql, names) -> None:
+    [statement] = prism_lineage.explain(sql, NESTED, dialect="bigquery").statements
+    assert [f.name.lower() for f in statement.fields] == names

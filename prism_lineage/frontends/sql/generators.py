@@ -48,6 +48,9 @@ class Output:
     type: str | None = None
     # Why this column cannot be told exactly (the generator is then conservative, saying it).
     reason: str | None = None
+    # Whether ``SELECT *`` lists it: BigQuery's element of an array of structs is a value table
+    # whose star is its fields; the element itself is read only by name.
+    starred: bool = True
 
 
 @dataclass(slots=True)
@@ -244,9 +247,12 @@ def _unnest(node: exp.Unnest, ctx: "LoweringContext") -> Form:
                 continue
             default = "f0_" if dialect == "bigquery" else "unnest"
             name = names.pop(0) if names else default
-            out.append(Output(name, GeneratedColumn(E, position, "[]"), _type(element)))
-            if fields and dialect == "bigquery":
-                # BigQuery: the element is a value table; its fields are columns too.
+            # BigQuery: the element is a value table; its fields are columns too, and they are
+            # what ``*`` lists ("a separate column for each field in the STRUCT").
+            value_table = bool(fields) and dialect == "bigquery"
+            starred = not value_table or any(f.lower() == name.lower() for f, _ in fields)
+            out.append(Output(name, GeneratedColumn(E, position, "[]"), _type(element), starred=starred))
+            if value_table:
                 out.extend(Output(field_name, GeneratedColumn(E, position, f"[].{field_name}"), _type(field_info))
                            for field_name, field_info in fields)
         if offset_name is not None:
@@ -513,7 +519,8 @@ def from_item(queries, item: exp.Expression, scope, env, alias: str | None, colu
             column_aliases = [name]
     relation, outputs = build(form, args, column_aliases, None, origin, ctx)
     columns = [(o.name, f) for o, f in zip(outputs, relation.columns)]
-    source = Source(name or "", name or form.function, relation.id, columns, aliased=True)
+    source = Source(name or "", name or form.function, relation.id, columns, aliased=True,
+                    unstarred=frozenset(o.name.lower() for o in outputs if not o.starred))
     return (lambda: relation), [source]
 
 
