@@ -218,3 +218,20 @@ NESTED = {"t": {"id": "INT64", "items": "ARRAY<STRUCT<sku STRING, qty INT64>>", 
 def test_bigquery_star_over_unnest_of_structs_lists_the_fields(sql, names) -> None:
     [statement] = prism_lineage.explain(sql, NESTED, dialect="bigquery").statements
     assert [f.name.lower() for f in statement.fields] == names
+
+
+# --- trial 32: Spark's SELECT TRANSFORM … USING 'script' ---------------------------------------
+
+@pytest.mark.parametrize("sql, names", [
+    ("SELECT TRANSFORM(a, b) USING 'cat' AS (p, q) FROM x", ["p", "q"]),
+    ("SELECT TRANSFORM(a, b) USING 'cat' AS (p INT, q STRING) FROM x", ["p", "q"]),
+    ("SELECT TRANSFORM(a, b) USING 'cat' FROM x", ["key", "value"]),
+    ("SELECT TRANSFORM(*) USING 'cat' AS (p) FROM x", ["p"]),
+])
+def test_a_script_transform_makes_its_listed_columns_from_every_input(sql, names) -> None:
+    [statement] = prism_lineage.explain(sql, SCHEMA, dialect="spark").statements
+    assert [f.name for f in statement.fields] == names
+    read = {"x.k", "x.a", "x.b"} if "(*)" in sql else {"x.a", "x.b"}
+    for field in statement.fields:
+        assert {(s.column, s.confidence) for s in field.sources} == {(c, "conservative") for c in read}
+    assert {u.field for u in statement.uncertain} == set(names)

@@ -24,6 +24,7 @@ from sqlglot import exp
 from ...errors import PrismError
 from ...ir import Expr, Field, FieldRef, GeneratedColumn, GeneratedRole, Generator, Origin, Relation, field_id
 from .nested import UNKNOWN, TypeInfo, struct_field_value, type_info
+from . import stars
 from .semi_structured import path_steps
 
 if TYPE_CHECKING:
@@ -38,7 +39,8 @@ _SINGLE_COLUMN_ALIAS = ("postgres", "duckdb", "redshift")
 _ALIAS_NAMES_COLUMN = ("unnest", "generate_series", "range")  # functions with named columns keep them
 # Dialects whose UNNEST of an array of structs (rows) makes one column per field.
 _EXPANDS_ROWS = ("trino", "presto", "athena", "postgres")
-_SELECT_GENERATORS = (exp.Explode, exp.Posexplode, exp.Inline, exp.Unnest, exp.ExplodingGenerateSeries, exp.Stack)
+_SELECT_GENERATORS = (exp.Explode, exp.Posexplode, exp.Inline, exp.Unnest, exp.ExplodingGenerateSeries, exp.Stack,
+                      exp.QueryTransform)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,8 @@ def form_of(node: exp.Expression, ctx: "LoweringContext") -> Form | None:
         return Form(name, args, _series(name), outer)
     if isinstance(node, exp.OpenJSON):
         return _openjson(node, outer)
+    if isinstance(node, exp.QueryTransform):
+        return _transform(node, ctx)
     if isinstance(node, exp.Anonymous):
         return _named(node, ctx, outer)
     return None
@@ -210,6 +214,25 @@ def _stack(node: exp.Stack, outer: bool) -> Form:
         return [Output(names[j], GeneratedColumn(V, tuple(range(j, len(values), width)))) for j in range(width)]
 
     return Form("stack", values, outputs, outer)
+
+
+def _transform(node: exp.QueryTransform, ctx: "LoweringContext") -> Form:
+    """Spark/Hive ``SELECT TRANSFORM(cols) USING 'script' [AS (c1, c2 …)]``: an external program
+    reads the rows and writes rows of the listed columns (``key``, ``value`` without a list).
+    What it does is unknowable: every output column may come from every input column, and it
+    may make any number of rows — a generator whose columns are all conservative, said."""
+    script = node.args.get("command_script")
+    text = script.this if isinstance(script, exp.Literal) else script.sql(dialect=ctx.dialect) if script else "?"
+    schema = node.args.get("schema")
+    listed = [ctx.normalizer.part(e.this if isinstance(e, exp.ColumnDef) else e)
+              for e in (schema.expressions if isinstance(schema, exp.Schema) else [])]
+
+    def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+        return [Output(name, GeneratedColumn(S, None)) for name in (aliases or listed or ["key", "value"])]
+
+    return Form("transform", list(node.expressions), outputs, False, False,
+                f"TRANSFORM runs the script '{text}': which input columns make each output column, and how, "
+                "is not known")
 
 
 def _series(name: str):
@@ -568,7 +591,12 @@ class SelectGenerators:
         if found is None:
             form = form_of(node, ctx)
             assert form is not None
-            args = [lowerer.lower(a, mode) for a in form.args]
+            args: list[Expr] = []
+            for a in form.args:
+                if stars.is_star(a):  # ``TRANSFORM(*)``: every column, each an argument
+                    args.extend(stars.star_arguments(lowerer, a, node, mode))
+                else:
+                    args.append(lowerer.lower(a, mode))
             found = _Pending(form, args, aliases, lowerer._span(node))
             # Ids are allocated now, in authored order; the input is known once the SELECT's
             # lower operators are built.
@@ -620,7 +648,7 @@ def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> 
     if _dialect(ctx) == "duckdb" and (fields := duckdb_struct_fields(node, types[0])) is not None:
         return [(name, _access(form.args[0], path)) for name, path in fields]
     names = [o.name for o in form.outputs(types, aliases)]
-    if len(names) <= 1 and not isinstance(node, (exp.Inline, exp.Stack)):
+    if len(names) <= 1 and not isinstance(node, (exp.Inline, exp.Stack, exp.QueryTransform)):
         return None
     return [(name, GeneratedOutput(node, i, aliases)) for i, name in enumerate(names)]
 
