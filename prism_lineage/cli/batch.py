@@ -263,7 +263,7 @@ def _cut_units(tokens: list, piece: str, dialect, final: bool) -> tuple[list[tup
     if not tokens:
         return ([], len(piece)) if final else None  # only comments so far
     try:
-        extents = run_guarded(statement_extents, tokens, piece, dialect)
+        extents = run_guarded(statement_extents, tokens, piece, dialect, getattr(tokens, "batches", ()))
     except PrismError:  # nested too deeply for the parser after all: each part fails on its own
         extents = chunk_extents(tokens)
     read = [e for e in extents.statements if e.node is not None and not isinstance(e.node, exp.Semicolon)]
@@ -301,13 +301,30 @@ def _spans(tokens: list, piece: str, groups: list[tuple[int, int]]) -> list[tupl
             for first, end in groups]
 
 
+class _Tokens(list):
+    """A block's tokens, and where each T-SQL batch after a ``GO`` line starts among them."""
+
+    batches: tuple[int, ...] = ()
+
+
 def _tokenize(dialect, text: str):
     from sqlglot.errors import TokenError
 
+    from ..frontends.sql.parsing import batch_tokens
+
     try:
-        return dialect.tokenize(text)
+        found = batch_tokens(text, dialect)
     except TokenError:
         return None
+    if len(found) == 1:
+        return found[0]
+    tokens = _Tokens(t for batch in found for t in batch)
+    starts, at = [], 0
+    for batch in found[:-1]:
+        at += len(batch)
+        starts.append(at)
+    tokens.batches = tuple(starts)
+    return tokens
 
 
 def _readable_prefix(dialect, text: str, start: int, attempts: int = 1000):

@@ -12,6 +12,8 @@ replacement of a file changes its change time (``ctime``), which no tool sets ba
 from __future__ import annotations
 
 import os
+from array import array
+from itertools import chain
 from pathlib import Path
 
 Fingerprint = dict[str, tuple[int, int, int, int]]  # path (relative, posix) -> (size, mtime_ns, ctime_ns, inode)
@@ -53,3 +55,31 @@ def _walk(root: Path, prefix: str, found: Fingerprint) -> None:
 
 def _stat(status: os.stat_result) -> tuple[int, int, int, int]:
     return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+
+
+def digest(found: Fingerprint) -> str:
+    """A digest of ``found`` as the walk listed it (paths in the walk's order, then every value):
+    equal digests mean equal fingerprints, so a sync that finds the digest it stored knows that
+    nothing changed without reading a row per file back (100,000 at warehouse scale).  The
+    order is the directories' own, stable while no entry is added or removed; a different
+    order only makes the sync compare the files one by one."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - a Python built without it
+        from hashlib import blake2b
+    hasher = blake2b(digest_size=20)
+    hasher.update("\0".join(found).encode("utf-8", "surrogateescape"))
+    hasher.update(b"\1")
+    values = chain.from_iterable(found.values())
+    try:
+        hasher.update(array("q", values).tobytes())
+    except OverflowError:  # an inode number above 2**63 (some network file systems)
+        hasher.update(repr(list(found.values())).encode())
+    return f"{len(found)}:{hasher.hexdigest()}"
+
+
+def newest_change(found: Fingerprint) -> int:
+    """The latest change time (ns) among ``found``: a file changed since has a later one, as
+    long as the clock did not go back — which is why it is only used to *guess* what changed,
+    the digest then saying whether the guess is the whole change (``store.changed_files``)."""
+    return max((values[2] for values in found.values()), default=0)

@@ -26,6 +26,9 @@ STORE_FILE = "current.sqlite3"
 STORE_VERSION = 3  # PRAGMA user_version: a store of another version is rebuilt, never read
 
 UNREAD_INDEX = "CREATE INDEX IF NOT EXISTS assets_unread ON assets (id) WHERE sql_status IS NOT NULL"
+# The SQL-only sync finds the statements that looked an asset up by their key (a scan of every
+# statement per key without it); a store built before it gets it at its next SQL-only sync.
+STATEMENTS_BY_KEY = "CREATE INDEX IF NOT EXISTS statements_by_key ON statements (key)"
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -82,6 +85,7 @@ CREATE TABLE statements (position INTEGER PRIMARY KEY, writer TEXT NOT NULL, key
                          file TEXT NOT NULL, read_from TEXT, declared TEXT, declared_by TEXT NOT NULL DEFAULT 'reads',
                          language TEXT NOT NULL DEFAULT 'sql');
 CREATE INDEX statements_by_writer ON statements (writer);
+CREATE INDEX IF NOT EXISTS statements_by_key ON statements (key);
 CREATE TABLE ledger (key TEXT PRIMARY KEY, read TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE lookups (resolved TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (resolved, key)) WITHOUT ROWID;
 CREATE TABLE declared (name TEXT PRIMARY KEY, columns TEXT, complete INTEGER NOT NULL DEFAULT 1) WITHOUT ROWID;
@@ -91,10 +95,11 @@ CREATE TABLE asset_names (full_name TEXT PRIMARY KEY, aliases TEXT NOT NULL, ali
 # What ``meta`` holds (all text; absent: NULL).
 META_KEYS = ("project", "environment", "status", "held_for_review", "parser", "epoch", "revision", "commit",
              "synced_at", "environments", "default_environment", "visibility_independent",
-             "missing", "budget", "version", "statements", "in_files", "interim")
+             "missing", "budget", "version", "statements", "in_files", "interim", "files_digest")
 # missing: JSON list of what index repair quarantined and no sync has healed yet; budget: the
 # reading budget of the last full sync; version: prism_lineage's; statements, in_files: counts;
-# interim: "1" while a sync has written this revision's assets but not read what is new in it.
+# interim: "1" while a sync has written this revision's assets but not read what is new in it;
+# files_digest: "<epoch>@<digest>" of the ``files`` rows (``files_digest``).
 
 
 class StoreError(Exception):
@@ -436,16 +441,20 @@ def read_fingerprint(path: Path) -> dict:
         connection.close()
 
 
-def update_fingerprint(path: Path, before: Mapping[str, tuple], found: Mapping[str, tuple]) -> None:
+def update_fingerprint(path: Path, before: Mapping[str, tuple], found: Mapping[str, tuple],
+                       changed: Iterable[str] | None = None, found_digest: str | None = None) -> None:
     """``write_fingerprint`` for a store that holds ``before``: only the files that differ are
-    written (an SQL-only sync at 100,000 files changes one row, not 100,000)."""
+    written (an SQL-only sync at 100,000 files changes one row, not 100,000); ``changed``: the
+    paths that differ, when the caller knows them (``changed_files``)."""
+    if changed is None:
+        changed = [p for p, v in found.items() if tuple(before.get(p) or ()) != tuple(v)]
     connection = sqlite3.connect(path, timeout=30.0)
     try:
         with connection:
             connection.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in before if p not in found])
             connection.executemany("INSERT OR REPLACE INTO files (path, size, mtime_ns, ctime_ns, inode) "
-                                   "VALUES (?,?,?,?,?)",
-                                   [(p, *v) for p, v in sorted(found.items()) if tuple(before.get(p) or ()) != tuple(v)])
+                                   "VALUES (?,?,?,?,?)", [(p, *found[p]) for p in sorted(changed)])
+            _write_files_digest(connection, found, found_digest)
     finally:
         connection.close()
 
@@ -459,5 +468,83 @@ def write_fingerprint(path: Path, found: Mapping[str, tuple]) -> None:
             connection.execute("DELETE FROM files")
             connection.executemany("INSERT INTO files (path, size, mtime_ns, ctime_ns, inode) VALUES (?,?,?,?,?)",
                                    [(p, *v) for p, v in sorted(found.items())])
+            _write_files_digest(connection, found)
     finally:
         connection.close()
+
+
+# ``meta.files_digest``: "<epoch>@<newest change time>@<digest>" of the files the ``files`` rows
+# hold (``fingerprint.digest``, ``fingerprint.newest_change``).  Tied to the store's epoch, so that
+# a writer that rewrites the rows without knowing this key (an older build) leaves a value no
+# sync takes for current.
+FILES_DIGEST = "files_digest"
+
+
+def files_digest(epoch: str | int | None, found: Mapping[str, tuple], found_digest: str | None = None) -> str | None:
+    """What ``meta.files_digest`` holds for the files ``found`` as of ``epoch``."""
+    if not found or epoch is None:
+        return None
+    from .fingerprint import digest, newest_change
+
+    return f"{epoch}@{newest_change(found)}@{found_digest or digest(found)}"
+
+
+def recorded_digest(meta: Mapping[str, str | None]) -> tuple[int, str] | None:
+    """(newest change time, digest) of the files the store's rows hold, when recorded as of the
+    store's own epoch; None otherwise."""
+    recorded = (meta.get(FILES_DIGEST) or "").split("@")
+    if len(recorded) == 3 and recorded[0] == meta.get("epoch") and recorded[1].isdigit():
+        return int(recorded[1]), recorded[2]
+    return None
+
+
+def changed_files(path: Path, meta: Mapping[str, str | None], found: Mapping[str, tuple],
+                  found_digest: str) -> tuple[dict, list[str]]:
+    """(the files as the store holds them, the paths whose values differ from ``found``).
+
+    Without reading a row per file when it can: the files changed since the last sync are
+    guessed — those changed at or after the newest change time it recorded — and only their rows
+    are read; the guess is taken only if ``found`` with those rows put back has the digest the
+    store recorded, which says that every other file is as recorded (same paths, same order,
+    same values).  Otherwise (a clock set back, a file added or removed, a store without the
+    digest) every row is read and compared."""
+    recorded = recorded_digest(meta)
+    if recorded is not None:
+        from .fingerprint import digest
+
+        newest, recorded_files = recorded
+        # ``>=``: a file written in the same clock tick as the newest one recorded is guessed too.
+        guessed = [p for p, values in found.items() if values[2] >= newest]
+        rows = _file_rows(path, guessed)
+        if len(rows) == len(guessed):
+            before = dict(found)
+            before.update(rows)
+            if digest(before) == recorded_files:
+                return before, sorted(p for p in guessed if rows[p] != tuple(found[p]))
+    before = read_fingerprint(path)
+    return before, sorted(p for p, values in found.items() if p in before and before[p] != tuple(values))
+
+
+def _file_rows(path: Path, paths: list[str]) -> dict[str, tuple]:
+    try:
+        connection = connect_read(path)
+    except (StoreError, sqlite3.Error):
+        return {}
+    found: dict[str, tuple] = {}
+    try:
+        for start in range(0, len(paths), 500):
+            chunk = paths[start:start + 500]
+            found.update((row[0], tuple(row[1:])) for row in connection.execute(
+                f"SELECT path, size, mtime_ns, ctime_ns, inode FROM files WHERE path IN "
+                f"({','.join('?' * len(chunk))})", chunk))
+    except sqlite3.Error:
+        return {}
+    finally:
+        connection.close()
+    return found
+
+
+def _write_files_digest(connection, found: Mapping[str, tuple], found_digest: str | None = None) -> None:
+    row = connection.execute("SELECT value FROM meta WHERE key = 'epoch'").fetchone()
+    connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                       (FILES_DIGEST, files_digest(row[0] if row else None, found, found_digest)))

@@ -163,7 +163,8 @@ def _sync_if_unchanged(project_dir, index, environment: str | None, snapshot: di
 
     from ..index.epochs import epochs
     from .locate import _environment
-    from .store import read_fingerprint
+    from .fingerprint import digest
+    from .store import FILES_DIGEST, changed_files, files_digest, recorded_digest
 
     pointer = read_pointer(index, project_dir)
     if pointer is None or not snapshot:
@@ -193,9 +194,15 @@ def _sync_if_unchanged(project_dir, index, environment: str | None, snapshot: di
             return None
         if meta.get("budget") != json.dumps(options.budget.as_dict()) or meta.get("version") != _version():
             return None
-        before = read_fingerprint(store)
-        if before != snapshot:
-            return _sync_sql_edits(project_dir, root, before, snapshot, options, revision, meta, name, chosen)
+        # The digest of the files as the last sync found them answers "nothing changed" without
+        # reading a row per file back; without it (or when it differs) the rows are compared.
+        found = digest(snapshot)
+        recorded = recorded_digest(meta)
+        if recorded is None or recorded[1] != found:
+            before, changed = changed_files(store, meta, snapshot, found)
+            if before != snapshot:
+                return _sync_sql_edits(project_dir, root, before, snapshot, options, revision, meta, name, chosen,
+                                       changed, found)
         from ..index.unchanged import write_unchanged
         from .store import connect_read
 
@@ -203,32 +210,33 @@ def _sync_if_unchanged(project_dir, index, environment: str | None, snapshot: di
         try:
             if connection.execute("SELECT 1 FROM assets WHERE waiting LIMIT 1").fetchone():
                 return None
-            alive = [a for (a,) in connection.execute("SELECT asset_id FROM assets")]
+            alive = [a for (a,) in connection.execute("SELECT asset_id FROM assets ORDER BY asset_id")]
         finally:
             connection.close()
         epoch = write_unchanged(root, chosen, "ran", alive, revision)
         StoreWriter(root).set_meta({"epoch": str(epoch), "revision": revision,
                                     "commit": revision.split("+")[0] if revision else None,
                                     "synced_at": datetime.datetime.now(datetime.timezone.utc).isoformat(
-                                        timespec="seconds")})
+                                        timespec="seconds"),
+                                    FILES_DIGEST: files_digest(epoch, snapshot, found)})
     statements = int(meta.get("statements") or 0)
     return SyncSummary(name, chosen, epoch, revision, statements=statements, unchanged=statements,
                        in_files=int(meta.get("in_files") or 0), parser="ran", path="unchanged")
 
 
 def _sync_sql_edits(project_dir, root: Path, before: dict, snapshot: dict, options: _Options, revision, meta: dict,
-                    project: str, environment: str) -> SyncSummary | None:
+                    project: str, environment: str, changed: list[str], found_digest: str) -> SyncSummary | None:
     """Only SQL changed (``engine.py``): the epoch and the store from the store's own state."""
     from .engine import sync_sql_edits
     from .store import update_fingerprint
 
     if not before:
         return None
-    done = sync_sql_edits(Path(project_dir), root, before, snapshot, options.budget, revision, meta)
+    done = sync_sql_edits(Path(project_dir), root, before, snapshot, options.budget, revision, meta, changed)
     if done is None:
         return None
     epoch, read = done
-    update_fingerprint(root / STORE_FILE, before, snapshot)
+    update_fingerprint(root / STORE_FILE, before, snapshot, changed, found_digest)
     statements = int(meta.get("statements") or 0)
     return SyncSummary(project, environment, epoch, revision, statements=statements, read=read,
                        unchanged=statements - read, in_files=int(meta.get("in_files") or 0), parser="ran", path="sql")

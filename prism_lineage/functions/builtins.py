@@ -21,10 +21,11 @@ AGGREGATES = (
     "count_if", "listagg", "string_agg", "median", "mode", "array_agg", "bool_and", "bool_or", "every", "bit_and",
     "bit_or", "bit_xor", "collect_list", "collect_set", "percentile", "percentile_approx", "approx_percentile",
     "approx_quantiles", "kurtosis", "skewness", "product", "first", "last", "min_by", "max_by", "arg_min",
-    "arg_max", "group_concat", "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "hll_count",
-    "sum_distinct", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "array_union_agg",
-    "object_agg", "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg", "xmlagg", "approx_top_k",
-    "hll", "hll_union_agg", "uniq", "uniq_exact", "groupuniqarray", "grouparray", "anylast", "argmin", "argmax",
+    "arg_max", "arg_min_null", "arg_max_null", "group_concat", "corr", "covar_pop", "covar_samp", "regr_slope",
+    "regr_intercept", "hll_count", "sum_distinct", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop",
+    "var_samp", "array_union_agg", "object_agg", "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg",
+    "xmlagg", "approx_top_k", "hll", "hll_union_agg", "uniq", "uniq_exact", "groupuniqarray", "grouparray",
+    "anylast", "argmin", "argmax",
 )
 
 # Ranking and offset functions.  The offset of LAG/LEAD/NTH_VALUE and NTILE's bucket count decide
@@ -38,6 +39,12 @@ WINDOWS = (
     FunctionInfo("lead", kind=WINDOW, control_args=("offset", 1)),
     FunctionInfo("nth_value", kind=WINDOW, control_args=("offset", 1)),
     FunctionInfo("first_value", kind=WINDOW), FunctionInfo("last_value", kind=WINDOW),
+)
+
+# Hierarchical queries (CONNECT BY, Snowflake/Oracle): the path of a column's values from the
+# root to the row, joined by a separator (a constant that only shapes the text).
+HIERARCHY = (
+    FunctionInfo("sys_connect_by_path", control_args=(1,)),
 )
 
 # Generators (table functions): the SQL frontend knows the columns each one makes (specs/generator.md).
@@ -131,6 +138,7 @@ NONDETERMINISTIC = (
 def builtin_functions() -> list[FunctionInfo]:
     infos = [FunctionInfo(name, kind=AGGREGATE) for name in AGGREGATES]
     infos += WINDOWS
+    infos += HIERARCHY
     infos += [FunctionInfo(name, Transformation.GENERATOR, kind=GENERATOR) for name in GENERATORS]
     infos += [FunctionInfo(name, Transformation.MASK, doc="masks its input") for name in MASKS]
     infos += FORMAT_PARSERS

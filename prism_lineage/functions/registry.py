@@ -118,6 +118,8 @@ class FunctionRegistry:
 
     def classify(self, call: Call) -> CallLineage:
         """How the value inputs of ``call`` reach its result."""
+        if call.opaque_reason is not None:
+            return opaque_call(call)
         info = self._infos.get(call.function)
         if info is not None:
             reason = None
@@ -151,6 +153,12 @@ class FunctionRegistry:
 
         document, source = read_document(path)
         return self.load(document, source)
+
+
+def opaque_call(call: Call) -> CallLineage:
+    """A call the frontend knows nothing of (``Call.opaque_reason``): every argument may flow
+    into its result, and what else the function reads is not known."""
+    return CallLineage(Transformation.OPAQUE, Confidence.UNKNOWN, call.opaque_reason)
 
 
 def _control_positions(info: FunctionInfo, call: Call) -> frozenset[int]:

@@ -130,8 +130,11 @@ class AddressBook:
     a name that is a suffix of a full name (``orders`` for ``analytics.orders``), or a full
     name under database qualifiers (``"jaffle"."main"."orders"`` for ``main.orders``)."""
 
-    def __init__(self, full_names: Iterable[str]):
-        self._names = Catalog([CatalogTable(n, tuple(n.split(".")), ()) for n in full_names])
+    def __init__(self, full_names: Iterable[str], *, names=None):
+        # ``names``: anything with ``Catalog.lookup`` that answers as the catalog of these names
+        # would (the control plane's SQL-only sync builds it from the names each address asks).
+        self._names = names if names is not None else Catalog([CatalogTable(n, tuple(n.split(".")), ())
+                                                               for n in full_names])
 
     def candidates(self, parts: Address) -> tuple[str, ...]:
         """The one asset ``parts`` names, or the several it could name (none: not declared)."""

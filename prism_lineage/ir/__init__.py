@@ -16,11 +16,13 @@ from .expressions import (
     Literal,
     NestedAccess,
     OuterRef,
+    SELECTED_BY,
     SortKey,
     Subquery,
     SubqueryKind,
     WindowCall,
     WindowFrame,
+    selected_by,
 )
 from .generators import GeneratedColumn, GeneratedRole, Generator
 from .ids import IdAllocator, column_id, field_id

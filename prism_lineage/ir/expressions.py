@@ -87,6 +87,10 @@ class Call(Expr):
     # sqlglot's names for the built-ins it models: ``this``, ``unit`` …); empty otherwise, and
     # then arguments are in written order.  The function registry names arguments either way.
     params: tuple[str, ...] = ()
+    # Why nothing is known of what the call computes from (a function the script defines whose
+    # body cannot be read: it may read tables): its arguments flow in with confidence unknown,
+    # whatever the function registry says of the name.  ``None``: the registry decides.
+    opaque_reason: str | None = None
 
 
 @quick_init
@@ -110,6 +114,27 @@ class AggregateCall(Expr):
     star: bool = False  # COUNT(*): counts rows, reads no column
     # ``ARRAY_AGG(x ORDER BY y LIMIT 5)``: how many values, in ``order_by``'s order, are kept.
     limit: Expr | None = None
+
+
+# ``MAX_BY(x, y [, n])`` and its spellings (``ARG_MAX``, ClickHouse ``argMax``; sqlglot names
+# ``ArgMax``/``ArgMin`` ``arg_max``/``arg_min``): x at y's largest (True) or smallest (False)
+# value.  y orders the group's values and picks the one (or n) kept — the role of an ordered
+# aggregate's ORDER BY with a LIMIT (specs/aggregate.md rule 4: sort, never value).
+SELECTED_BY: dict[str, bool] = {
+    "arg_max": True, "max_by": True, "argmax": True, "arg_max_null": True,
+    "arg_min": False, "min_by": False, "argmin": False, "arg_min_null": False,
+}
+
+
+def selected_by(name: str, args: tuple[Expr, ...] | list[Expr]) -> tuple[tuple[Expr, ...], tuple[SortKey, ...],
+                                                                         Expr | None] | None:
+    """``(args, order_by, limit)`` an aggregate written ``max_by(x, y [, n])`` stands for —
+    ``FIRST(x ORDER BY y DESC)`` / ``ARRAY_AGG(x ORDER BY y DESC LIMIT n)`` — or None for any
+    other call.  Every frontend lowers through it, so the rules see one form."""
+    descending = SELECTED_BY.get(name)
+    if descending is None or not 2 <= len(args) <= 3:
+        return None
+    return (args[0],), (SortKey(args[1], descending),), args[2] if len(args) == 3 else None
 
 
 class FrameUnit(StrEnum):

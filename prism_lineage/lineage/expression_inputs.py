@@ -32,6 +32,7 @@ from ..ir import (
     WindowCall,
 )
 from ..ir.expressions import children
+from ..functions.registry import opaque_call
 from .kinds import Confidence, Transformation, strongest, weakest
 
 EXACT = Confidence.EXACT
@@ -66,7 +67,7 @@ def _path(suffix: tuple[str, ...]) -> str | None:
 
 def _classify(call: Call, functions):
     if functions is None:
-        return None
+        return opaque_call(call) if call.opaque_reason is not None else None
     return functions.classify(call)
 
 

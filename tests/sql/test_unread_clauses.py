@@ -1,6 +1,6 @@
-"""MATCH_RECOGNIZE and CONNECT BY (field trials 21, 22): clauses that decide which rows a
-SELECT outputs, not modelled yet — refused with the clause and its position, never answered
-as the plain table's lineage marked exact (specs/uncertainty.md rule 9)."""
+"""MATCH_RECOGNIZE and CONNECT BY over joins (field trials 21, 22): clauses that decide which
+rows a SELECT outputs, not modelled yet — refused with the clause and its position, never
+answered as the plain table's lineage marked exact (specs/uncertainty.md rule 9)."""
 
 from __future__ import annotations
 
@@ -34,31 +34,29 @@ def test_match_recognize_is_refused_with_where(query, rows, dialect) -> None:
 
 @pytest.mark.parametrize("dialect", ["snowflake", "oracle"])
 @pytest.mark.parametrize("sql, clause, column", [
-    ("SELECT id, b FROM t START WITH parent IS NULL CONNECT BY PRIOR id = parent", "START WITH … CONNECT BY", 32),
-    ("SELECT id, b, LEVEL AS lvl FROM t START WITH parent IS NULL CONNECT BY PRIOR id = parent",
-     "START WITH … CONNECT BY", 46),
-    ("SELECT id FROM t CONNECT BY PRIOR id = parent", "CONNECT BY", 40),
-    ("INSERT INTO x SELECT id FROM t START WITH parent IS NULL CONNECT BY NOCYCLE PRIOR id = parent",
-     "START WITH … CONNECT BY", 43),
-    ("SELECT * FROM (SELECT id FROM t START WITH parent IS NULL CONNECT BY PRIOR id = parent) AS h",
-     "START WITH … CONNECT BY", 44),
+    ("SELECT t.id FROM t JOIN x ON x.id = t.id START WITH t.parent IS NULL CONNECT BY PRIOR t.id = t.parent",
+     "START WITH … CONNECT BY", 55),
+    ("SELECT t.id FROM t, x CONNECT BY PRIOR t.id = t.parent", "CONNECT BY", 49),
 ])
-def test_connect_by_is_refused_with_where(sql, clause, column, dialect) -> None:
-    """The position is that of the first column of the condition (sqlglot keeps none for the
-    keywords): START WITH's, else CONNECT BY's."""
+def test_connect_by_over_joins_is_refused_with_where(sql, clause, column, dialect) -> None:
+    """A hierarchical query over one FROM item is read (test_hierarchical_queries.py); over a
+    join it is still refused.  The position is that of the first column of the condition
+    (sqlglot keeps none for the keywords): START WITH's, else CONNECT BY's."""
     with pytest.raises(InvalidStatementError) as error:
         prism_lineage.explain(sql, SCHEMA, dialect=dialect)
-    assert error.value.message.startswith(f"{clause} (a hierarchical query) is not read")
+    assert error.value.message.startswith(f"{clause} (a hierarchical query) over a FROM clause with joins is not read")
     assert "WITH RECURSIVE" in error.value.message
     assert (error.value.line, error.value.column) == (1, column)
 
 
 def test_the_cli_refuses_with_exit_6_and_the_position(tmp_path, capsys) -> None:
     query = tmp_path / "q.sql"
-    query.write_text("SELECT 1;\nSELECT id FROM t\nSTART WITH parent IS NULL CONNECT BY PRIOR id = parent\n")
+    query.write_text("SELECT 1;\nSELECT t.id FROM t JOIN x ON x.id = t.id\n"
+                     "START WITH t.parent IS NULL CONNECT BY PRIOR t.id = t.parent\n")
     schema = tmp_path / "schema.yaml"
-    schema.write_text("t: {id: int, parent: int}\n")
+    schema.write_text("t: {id: int, parent: int}\nx: {id: int}\n")
     assert main(["explain", str(query), "--schema", str(schema), "-d", "snowflake"]) == 6
     err = capsys.readouterr().err
-    assert "CONNECT BY (a hierarchical query) is not read" in err and "line 3, column 12" in err
+    assert "CONNECT BY (a hierarchical query) over a FROM clause with joins is not read" in err
+    assert "line 3, column 14" in err
     assert "Traceback" not in err

@@ -58,7 +58,7 @@ from ...ir import (
     field_id,
     walk_relations,
 )
-from ...ir.expressions import iter_tree
+from ...ir.expressions import iter_tree, selected_by
 from ...ir.ingress import IngressOrigin
 from ...ir.walk import expressions_of
 from .errors import InvalidSparkPlanError
@@ -471,9 +471,12 @@ class ExprLowerer:
             lowered = () if star else tuple(self.lower(a) for a in args)
         finally:
             self.measures, self.windows = saved
-        call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None,
-                             _AGGREGATE_NAMES.get(name, name), lowered,
-                             distinct=distinct or name in ("count_distinct", "sum_distinct"), star=star)
+        function = _AGGREGATE_NAMES.get(name, name)
+        # ``max_by(x, y)``: y orders the values and picks the kept x (specs/aggregate.md rule 4).
+        lowered, order_by, limit = selected_by(function, lowered) or (lowered, (), None)
+        call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None, function, lowered,
+                             distinct=distinct or name in ("count_distinct", "sum_distinct"), star=star,
+                             order_by=order_by, limit=limit)
         self.saw_aggregate = True
         if self.measures is not None:
             return FieldRef(self.ctx.new_id("ref", self.path), origin, None, self.measures.add(call))
@@ -545,8 +548,10 @@ class ExprLowerer:
                     args = tuple(self._sqlglot(c, origin) for c in node.this.expressions)
             finally:
                 self.measures, self.windows = saved
+            args, order_by, limit = selected_by(node.key, args) or (args, (), None)
             call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None, node.key, args,
-                                 distinct=isinstance(node.this, exp.Distinct), star=star)
+                                 distinct=isinstance(node.this, exp.Distinct), star=star, order_by=order_by,
+                                 limit=limit)
             self.saw_aggregate = True
             if self.measures is not None:
                 return FieldRef(self.ctx.new_id("ref", self.path), origin, None, self.measures.add(call))

@@ -61,7 +61,7 @@ class LoweringContext:
     """Ids, positions, names and findings of one statement being lowered."""
 
     __slots__ = ("ids", "text", "catalog", "normalizer", "dialect", "uncertain", "statement", "functions",
-                 "through_script", "source", "top_queries", "ordering", "missing")
+                 "through_script", "source", "top_queries", "ordering", "missing", "inlining")
 
     def __init__(self, *, statement: int, text: SourceText, catalog: Catalog, normalizer: Normalizer, dialect,
                  functions=None, through_script: bool = False, source: str | None = None):
@@ -87,6 +87,9 @@ class LoweringContext:
         # What the statement said about tables it read that the schema does not declare: through
         # the script, a later read of the rows it wrote says it too (as the same CTE would).
         self.missing: list[str] = []
+        # The calls of functions the script defined whose bodies are being inlined, innermost
+        # last (routines.py): names in a body are its parameters, not the query's columns.
+        self.inlining: list = []
 
     def result_query(self, node: exp.Expression | None) -> None:
         """``node`` is the query whose rows the statement returns or writes."""

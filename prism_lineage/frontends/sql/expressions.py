@@ -34,9 +34,10 @@ from ...ir import (
     SubqueryKind,
     WindowCall,
     WindowFrame,
+    selected_by,
 )
 from ...ir import types as T
-from . import generators, lookups, nested, semi_structured, stars
+from . import generators, lookups, nested, routines, semi_structured, stars
 from .positional import lower_positional, position_of
 from .variables import read_variable, variable_name
 
@@ -193,6 +194,10 @@ class ExpressionLowerer:
         if isinstance(node.this, exp.Star):
             raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or as a function argument",
                                         origin=self.ctx.origin(node.this))
+        if self.ctx.inlining:  # a name in the body of a function of the script, inlined
+            found = routines.parameter(self, node, mode)
+            if found is not None:
+                return found
         number = position_of(node.this)
         if number is not None:  # ``t.$2``
             qualifier = tuple(self.ctx.normalizer.part(p) for p in node.parts[:-1])
@@ -311,6 +316,10 @@ class ExpressionLowerer:
         """``$x`` (Snowflake), ``@x`` (T-SQL, MySQL): a script variable, else a value bound at
         run time (no source)."""
         number = position_of(node)
+        if number is not None and self.ctx.inlining:  # ``$1`` in a Postgres body being inlined
+            found = routines.positional(self, number)
+            if found is not None:
+                return found
         if number is not None and self.scope.sources:  # ``$1``: a column by position (positional.py)
             return lower_positional(self, node, number, None, self._near_origin(node), mode)
         name = variable_name(node, self.ctx)
@@ -473,6 +482,10 @@ class ExpressionLowerer:
             return self.aggregate(node, mode)
         if isinstance(node, exp.Anonymous) and generators.is_select_generator(node, self.ctx):
             return self.generator(node, mode)
+        if isinstance(node, exp.Anonymous):
+            inlined = routines.call(self, node, mode)  # a function the script defined
+            if inlined is not None:
+                return inlined
         if lookups.is_dictionary_lookup(node, self.ctx):
             return lookups.dictionary_lookup(self, node, mode)
         args, params = self._named_args(node, mode)
@@ -578,6 +591,10 @@ class ExpressionLowerer:
                     order_by += tuple(self.sort_key(o, mode) for o in item.expressions)
                 else:
                     args.append(self.lower(item, mode))
+        # ``MAX_BY(x, y)``: y orders the values and picks the kept x (specs/aggregate.md rule 4).
+        selected = selected_by(name, args) if not order_by and limit is None else None
+        if selected is not None:
+            args, order_by, limit = list(selected[0]), selected[1], selected[2]
         filter_expr = self.lower(filter_.this if isinstance(filter_, exp.Where) else filter_, mode) if filter_ else None
         origin = self.ctx.origin(node)
         for arg in args:

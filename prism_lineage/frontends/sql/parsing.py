@@ -29,6 +29,7 @@ from operator import attrgetter
 import sqlglot.errors as sqlglot_errors
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
+from sqlglot.dialects.tsql import TSQL
 from sqlglot.tokens import Token, TokenType
 
 from ...errors import NestingTooDeepError, ParseError
@@ -57,12 +58,86 @@ def without_byte_order_mark(text: str) -> str:
 
 
 def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[exp.Expression]:
-    """Every statement of ``text`` (empty statements between semicolons are dropped)."""
-    tokens = tokenize(text, dialect, source)
+    """Every statement of ``text`` (empty statements between semicolons are dropped); a T-SQL
+    script's batches (``GO`` lines) are parsed one after the other."""
+    batches = batch_tokens(text, dialect, source)
+    tokens = [t for batch in batches for t in batch]
     check_nesting(tokens, source, constructors=_constructors(dialect))
+    parsed = []
+    for batch in batches:
+        parsed += _parse(batch, text, dialect, source)
+    # ``;;`` and a ``;`` after nothing but comments parse as a Semicolon: no statement.
+    statements = [statement for statement in parsed
+                  if statement is not None and not isinstance(statement, exp.Semicolon)]
+    place_empty_select_lists(tokens, statements)
+    return statements
+
+
+# T-SQL's batch separator: ``GO`` alone on its line, with an optional count and ``--`` comment.
+_GO_LINE = re.compile(r"^[ \t]*GO(?:[ \t]+\d+)?[ \t]*(?:--[^\n]*)?\r?$", re.I | re.M)
+
+
+def batch_tokens(text: str, dialect: Dialect, source: SourceText | None = None) -> list[list[Token]]:
+    """The tokens of ``text``, one list per batch.  T-SQL (SQL Server, Fabric) scripts are cut
+    into batches by ``GO`` lines — the separator sqlcmd and SSMS read and never send to the
+    server: ``GO`` alone on its line, with an optional count (``GO 5`` runs the batch five
+    times: the same lineage) and ``--`` comment.  A batch ends every statement in it (a
+    procedure's body ends with its batch).  sqlglot does not read ``GO`` (its tokenizer takes
+    what follows a command token up to the next ``;`` as one string), so each batch is
+    tokenized on its own and its tokens moved to where the batch stands in ``text``.  A ``GO``
+    line inside a string or a comment is none: the text before it does not tokenize.  Other
+    dialects: one list.  Text that cannot be tokenized is a ``ParseError`` (with ``source``)."""
+    lines = list(_GO_LINE.finditer(text)) if isinstance(dialect, TSQL) else []
+    if not lines:
+        return [_whole(text, dialect, source)]
+    batches: list[list[Token]] = []
+    begin = 0
+    for line in lines:
+        try:
+            tokens = dialect.tokenizer().tokenize(text[begin:line.start()])
+        except (sqlglot_errors.TokenError, ValueError, TypeError, IndexError, KeyError, AttributeError,
+                AssertionError, UnicodeError):
+            continue  # the GO line is inside a string or a comment
+        batches.append(_moved(tokens, text, begin))
+        begin = line.end()
+    if begin and text[begin:].strip():
+        try:
+            tokens = dialect.tokenizer().tokenize(text[begin:])
+        except (sqlglot_errors.TokenError, ValueError, TypeError, IndexError, KeyError, AttributeError,
+                AssertionError, UnicodeError):
+            # Said where it stands in the whole text (the batch padded to its place).
+            _whole(re.sub(r"[^\n]", " ", text[:begin]) + text[begin:], dialect, source)
+            raise
+        batches.append(_moved(tokens, text, begin))
+    elif not begin:
+        return [_whole(text, dialect, source)]
+    return [batch for batch in batches if batch]
+
+
+def _whole(text: str, dialect: Dialect, source: SourceText | None) -> list[Token]:
+    """The tokens of ``text``: an error is a ``ParseError`` naming where (sqlglot's
+    ``TokenError`` without ``source``: cli/batch.py retries with more text)."""
+    return tokenize(text, dialect, source) if source is not None else dialect.tokenizer().tokenize(text)
+
+
+def _moved(tokens: list[Token], text: str, offset: int) -> list[Token]:
+    """Tokens of ``text[offset:]`` placed where they stand in ``text`` (a batch starts at the
+    end of a GO line, so the columns of its tokens are already right)."""
+    if offset:
+        lines = text.count("\n", 0, offset)
+        for token in tokens:
+            token.start += offset
+            token.end += offset
+            token.line += lines
+    return tokens
+
+
+def _parse(tokens: list[Token], text: str, dialect: Dialect, source: SourceText) -> list[exp.Expression | None]:
+    if not tokens:
+        return []
     parser = dialect.parser()
     try:
-        parsed = parser.parse(tokens, text)
+        return parser.parse(tokens, text)
     except sqlglot_errors.ParseError as error:
         raise _parse_error(error, source) from None
     except RecursionError:
@@ -70,11 +145,6 @@ def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[ex
     except (sqlglot_errors.SqlglotError, ValueError, TypeError, IndexError, KeyError, AttributeError,
             AssertionError, LookupError, ArithmeticError, UnicodeError) as error:
         raise _unexpected(error, parser, source) from None
-    # ``;;`` and a ``;`` after nothing but comments parse as a Semicolon: no statement.
-    statements = [statement for statement in parsed
-                  if statement is not None and not isinstance(statement, exp.Semicolon)]
-    place_empty_select_lists(tokens, statements)
-    return statements
 
 
 # What may stand between SELECT and its list, and what ends a select list.
@@ -393,7 +463,25 @@ def _chunks(tokens: list[Token]) -> list[tuple[int, int]]:
     return chunks
 
 
-def statement_extents(tokens: list[Token], text: str, dialect: Dialect) -> Extents:
+def statement_extents(tokens: list[Token], text: str, dialect: Dialect, batches: tuple[int, ...] = ()) -> Extents:
+    """``_statement_extents`` of each batch of a T-SQL script (``batches``: the positions in
+    ``tokens`` where a batch after a ``GO`` line starts, ``batch_tokens``): a batch ends every
+    statement in it; a batch the parser refuses ends what is known."""
+    if not batches:
+        return _statement_extents(tokens, text, dialect)
+    out: list[Extent] = []
+    chunks = 0
+    bounds = (0, *batches, len(tokens))
+    for begin, end in zip(bounds, bounds[1:]):
+        found = _statement_extents(tokens[begin:end], text, dialect)
+        out += [Extent(e.first + begin, e.end + begin, e.node) for e in found.statements]
+        chunks += found.chunks
+        if found.failed is not None:
+            return Extents(out, Extent(found.failed.first + begin, found.failed.end + begin, None), chunks)
+    return Extents(out, None, chunks)
+
+
+def _statement_extents(tokens: list[Token], text: str, dialect: Dialect) -> Extents:
     """Where sqlglot's parser puts each statement of ``tokens`` (``text`` tokenized).
 
     sqlglot cuts the tokens at every ``;`` and reads a statement from one such part — or from

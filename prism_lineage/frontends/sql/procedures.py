@@ -28,6 +28,9 @@ NOT_READ = "prism_body_not_read"
 # The LANGUAGE of the routine whose body a statement is (upper case; absent: none written):
 # PL/pgSQL's ``SELECT … INTO v`` assigns a variable, plain SQL's creates a table (variables.py).
 BODY_LANGUAGE = "prism_routine_language"
+# On a CREATE FUNCTION whose body is a string: the statements read from it (routines.py inlines
+# a function's body where it is called).
+BODY_STATEMENTS = "prism_body_statements"
 
 _KEPT = (exp.Query, exp.Values, exp.Insert, exp.Update, exp.Delete, exp.Merge, exp.Copy, exp.Create,
          exp.Declare, exp.Set, exp.Execute, exp.ExecuteSql, exp.MultitableInserts)
@@ -107,6 +110,13 @@ def expand_routines(nodes: list[exp.Expression], dialect, text: str, source: Sou
                                             "unknown"], 0
         index += consumed
         body, after = _after_string_body(node, body)
+        if str(node.args.get("kind") or "").upper() == "FUNCTION":
+            # A body read only in part is not inlined: what is not read may matter.
+            node.meta[BODY_STATEMENTS] = list(body) if not not_read else "its body is not read whole"
+            if len(body) == 1 and isinstance(body[0], exp.Condition):
+                # Snowflake's ``AS 'x + 1'``: the body is an expression, not statements; it is
+                # inlined where the function is called (routines.py).
+                body = []
         kept, skipped = _kept(body)
         for statement in kept:
             statement.meta[BODY_OF] = name
@@ -255,6 +265,14 @@ def _parse_text(body: str, name: str, dialect, text: str, source: SourceText):
     reasons = [f"statements of the body of {name} are not read ({'; '.join(unread)}): what they read and write "
                "is unknown"] if unread else []
     return found, reasons
+
+
+def parse_body_text(body: str, dialect, text: str, source: SourceText) -> list[exp.Expression]:
+    """The statements of a body given as a string, parsed where it stands in the script (its
+    nodes' positions are the script's); a ``ParseError`` if sqlglot cannot read it whole."""
+    at = text.find(body)
+    padded = re.sub(r"[^\n]", " ", text[:at]) if at >= 0 else ""
+    return parse_statements(padded + body, dialect, source)
 
 
 def _kept(body: list[exp.Expression]) -> tuple[list[exp.Expression], list[str]]:

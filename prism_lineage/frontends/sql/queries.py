@@ -37,7 +37,7 @@ from ...ir.expressions import Subquery, children
 from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
-from . import generators, pivot
+from . import generators, hierarchy, pivot, routines
 from .returning import is_data_modifying, returning_query
 from .renaming import is_star, needs_renaming, positional_candidates, rename_by_position, renamed_columns
 from .names import table_parts
@@ -192,6 +192,8 @@ class QueryLowerer:
         if with_ is not None:
             env = self._define_ctes(with_, env)
         if isinstance(node, exp.Select):
+            if node.args.get("connect") is not None:  # START WITH … CONNECT BY: its recursive-CTE twin
+                return self.lower_query(hierarchy.as_recursive_cte(node, self.ctx), outer, env)
             return lower_select(node, self, outer, env)
         if isinstance(node, exp.SetOperation):
             return self._set_operation(node, outer, env)
@@ -576,6 +578,9 @@ class QueryLowerer:
             outer = scope if lateral or isinstance(item, exp.Lateral) else scope.outer
             relation = self.lower_query(inner, outer, env)
             return self._derived(relation, alias, column_aliases, item)
+        inlined = routines.from_item(self, item, alias, column_aliases)  # a table function of the script
+        if inlined is not None:
+            return inlined
         generated = generators.from_item(self, item, scope, env, alias, column_aliases)
         if generated is not None:
             return generated

@@ -54,7 +54,7 @@ from ...ir import (
 )
 from ...ir.expressions import Subquery, SubqueryKind
 from ...ir.modify import Matched, WriteAction
-from . import ddl
+from . import ddl, routines
 from .context import LoweringContext
 
 _CREATES = ("create_table", "create_view", "create_materialized_view")
@@ -122,7 +122,7 @@ class _Entries:
 class ScriptCatalog:
     """The user's catalog, plus the tables and views the script's statements create or change."""
 
-    __slots__ = ("base", "document", "_tables", "_ctx", "_variables")
+    __slots__ = ("base", "document", "_tables", "_ctx", "_variables", "functions")
 
     def __init__(self, base: Catalog):
         self.base = base
@@ -130,6 +130,8 @@ class ScriptCatalog:
         self._tables = _Entries()
         self._ctx: LoweringContext | None = None  # the statement being lowered
         self._variables: dict[str, object] = {}  # script variables by lower-case name (variables.py)
+        # The functions the script defined so far, inlined where called (routines.py).
+        self.functions = routines.Functions()
 
     def define_variable(self, variable) -> None:
         """A DECLARE or SET gave ``variable`` its value, for the statements after it."""
@@ -189,6 +191,8 @@ class ScriptCatalog:
     def record(self, statement: Statement, node: exp.Expression, ctx: LoweringContext) -> Statement:
         """What ``statement`` (lowered from ``node``) does to the script's tables; the statement,
         with what the catalog could not follow added to its ``uncertain`` entries."""
+        if isinstance(node, (exp.Create, exp.Drop, exp.Command)):
+            routines.record(self.functions, node, ctx)
         changes = ddl.table_changes(node, ctx, statement.origin)
         if changes is not None:
             notes = [note for change in changes.changes if (note := self._change(change, changes, ctx))]

@@ -56,7 +56,7 @@ _AGGREGATE_NAMES = frozenset(
         "string_agg", "median", "mode", "array_agg", "bool_and", "bool_or", "every", "bit_and",
         "bit_or", "bit_xor", "collect_list", "collect_set", "percentile", "percentile_approx",
         "approx_percentile", "approx_quantiles", "kurtosis", "skewness", "product", "first",
-        "last", "min_by", "max_by", "arg_min", "arg_max", "group_concat", "corr", "covar_pop",
+        "last", "min_by", "max_by", "arg_min", "arg_max", "arg_min_null", "arg_max_null", "group_concat", "corr", "covar_pop",
         "covar_samp", "regr_slope", "regr_intercept", "hll_count", "sum_distinct",
     }
 )

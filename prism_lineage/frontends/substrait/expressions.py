@@ -37,6 +37,7 @@ from ...ir import (
     WindowFrame,
 )
 from ...ir import types as T
+from ...ir.expressions import selected_by
 from .context import LoweringContext, Record
 from .errors import InvalidPlanError
 from .extensions import FunctionDecl
@@ -308,8 +309,12 @@ class ExpressionLowerer:
             # aggregate over an opaque function of its arguments, which the function
             # registry can describe by its name.
             args = [self._call(decl.ir_name, args, None, known=False)]
+        limit = None
+        if decl.standard and not order_by:
+            # ``arg_max(x, y)``: y orders the values and picks the kept x (specs/aggregate.md rule 4).
+            args, order_by, limit = selected_by(decl.ir_name, args) or (args, order_by, None)
         return AggregateCall(self._id("agg"), self.ctx.origin, self._type(output_type), decl.ir_name, tuple(args),
-                             invocation == _DISTINCT, filter_, order_by, star)
+                             invocation == _DISTINCT, filter_, order_by, star, limit)
 
     def window_function(self, function: Message, path: str) -> Expr:
         if self.windows is None:

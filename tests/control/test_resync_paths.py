@@ -1,0 +1,158 @@
+"""The incremental syncs' shortcuts (specs/control-plane.md §1c): the nothing-changed sync told by
+the files' digest, the SQL-only sync finding the changed files from the rows of those changed
+since, and the address book built from the names a statement asks.  Each is checked against what
+the slow way gives, and a sync that stops half-way loses nothing stored before."""
+
+from __future__ import annotations
+
+import control_paths  # noqa: F401 - the governance tests' helpers on the path
+
+import sqlite3
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from test_engine import edit, project, state
+
+from prism_lineage.control import store as store_module
+from prism_lineage.control.paths import environment_root
+from prism_lineage.control.store import FILES_DIGEST, STORE_FILE, read_meta
+from prism_lineage.control.sync import sync
+
+
+def _forbid(monkeypatch, *names):
+    def refused(*args, **kwargs):
+        raise AssertionError("read a row per file")
+
+    for name in names:
+        monkeypatch.setattr(store_module, name, refused)
+
+
+def test_nothing_changed_is_told_by_the_digest_without_reading_a_row_per_file(tmp_path, monkeypatch):
+    root = project(tmp_path / "project")
+    index = tmp_path / "index"
+    sync(root, index, jobs=1)
+    first = read_meta(environment_root(index, "t", "prod") / STORE_FILE)[FILES_DIGEST]
+    assert first.startswith("1@")  # tied to the epoch the files were synced at
+    _forbid(monkeypatch, "read_fingerprint", "_file_rows")
+    done = sync(root, index, jobs=1)
+    assert (done.path, done.epoch, done.read) == ("unchanged", 2, 0)
+    again = read_meta(environment_root(index, "t", "prod") / STORE_FILE)[FILES_DIGEST]
+    assert again.startswith("2@") and again.split("@")[1:] == first.split("@")[1:]
+
+
+def test_an_edit_is_found_from_the_rows_of_the_files_changed_since(tmp_path, monkeypatch):
+    root = project(tmp_path / "project")
+    index, full = tmp_path / "index", tmp_path / "full"
+    sync(root, index, jobs=1)
+    edit(root, 0, "SELECT x, y, y AS y2 FROM s.a")
+    _forbid(monkeypatch, "read_fingerprint")  # only the changed file's row is read
+    done = sync(root, index, jobs=1)
+    assert done.path == "sql"
+    monkeypatch.undo()
+    sync(root, full, jobs=1)
+    assert state(index) == state(full)
+    _forbid(monkeypatch, "read_fingerprint", "_file_rows")
+    assert sync(root, index, jobs=1).path == "unchanged"  # the SQL-only sync recorded the new digest
+
+
+def test_a_clock_set_back_is_caught_by_the_digest(tmp_path, monkeypatch):
+    """An edit whose change time is not after the newest one recorded (the clock went back) is not
+    guessed; the digest says the guess is not the whole change, and every row is compared."""
+    root = project(tmp_path / "project")
+    index, full = tmp_path / "index", tmp_path / "full"
+    sync(root, index, jobs=1)
+    path = environment_root(index, "t", "prod") / STORE_FILE
+    epoch, _, digest = read_meta(path)[FILES_DIGEST].split("@")
+    with sqlite3.connect(path) as connection:  # as if the last sync had seen a clock far ahead
+        connection.execute("UPDATE meta SET value = ? WHERE key = ?", (f"{epoch}@{2**62}@{digest}", FILES_DIGEST))
+    edit(root, 0, "SELECT x, y, y AS y2 FROM s.a")
+    compared = []
+    taken = store_module.read_fingerprint
+    monkeypatch.setattr(store_module, "read_fingerprint", lambda p: compared.append(p) or taken(p))
+    assert sync(root, index, jobs=1).path == "sql"
+    assert compared  # the rows were compared one by one
+    sync(root, full, jobs=1)
+    assert state(index) == state(full)
+
+
+def test_a_store_from_before_the_digest_compares_the_rows_and_records_it(tmp_path):
+    root = project(tmp_path / "project")
+    index = tmp_path / "index"
+    sync(root, index, jobs=1)
+    path = environment_root(index, "t", "prod") / STORE_FILE
+    with sqlite3.connect(path) as connection:
+        connection.execute("DELETE FROM meta WHERE key = ?", (FILES_DIGEST,))
+    assert sync(root, index, jobs=1).path == "unchanged"
+    assert read_meta(path)[FILES_DIGEST].startswith("2@")
+
+
+@pytest.mark.parametrize("stop_in", ["update_fingerprint", "StoreWriter.apply"])
+def test_an_sql_only_sync_that_stops_half_way_loses_nothing(tmp_path, monkeypatch, stop_in):
+    """Stopped after its epoch was written (while recording the files, or the store's delta):
+    the next sync still leaves what a full sync leaves, and answers in between are the last
+    complete state's or the new one's, never a mix that says a change was not made."""
+    root = project(tmp_path / "project")
+    index, full = tmp_path / "index", tmp_path / "full"
+    sync(root, index, jobs=1)
+    edit(root, 0, "SELECT x, y, y AS y2 FROM s.a")
+
+    def stopped(*args, **kwargs):
+        raise OSError("the disk is full")
+
+    if stop_in == "update_fingerprint":
+        monkeypatch.setattr(store_module, "update_fingerprint", stopped)
+    else:
+        monkeypatch.setattr(store_module.StoreWriter, "apply", stopped)
+    with pytest.raises(OSError):
+        sync(root, index, jobs=1)
+    monkeypatch.undo()
+    done = sync(root, index, jobs=1)
+    assert done.path in ("sql", "full")
+    sync(root, full, jobs=1)
+    assert state(index) == state(full)
+    edit(root, 0, "SELECT x FROM s.a")  # and the next edit is worked out as ever
+    sync(root, index, jobs=1)
+    sync(root, full, jobs=1, full=True)
+    assert state(index) == state(full)
+
+
+def test_a_nothing_changed_sync_that_stops_half_way_loses_nothing(tmp_path, monkeypatch):
+    root = project(tmp_path / "project")
+    index, full = tmp_path / "index", tmp_path / "full"
+    sync(root, index, jobs=1)
+
+    def stopped(*args, **kwargs):
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(store_module.StoreWriter, "set_meta", stopped)
+    with pytest.raises(OSError):
+        sync(root, index, jobs=1)
+    monkeypatch.undo()
+    edit(root, 0, "SELECT x, y, y AS y2 FROM s.a")
+    sync(root, index, jobs=1)
+    sync(root, full, jobs=1)
+    assert state(index) == state(full)
+
+
+PARTS = st.sampled_from(["a", "A", "b", "orders", "Orders", "ORDERS", "x.y", "sales"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(names=st.lists(st.lists(PARTS, min_size=2, max_size=3).map(".".join), min_size=1, max_size=12, unique=True),
+       addresses=st.lists(st.lists(st.sampled_from(["a", "A", "b", "orders", "ORDERS", "x", "y", "sales", "db"]),
+                                   min_size=1, max_size=4).map(tuple), min_size=1, max_size=8))
+def test_the_address_book_from_the_store_resolves_as_the_whole_one(names, addresses):
+    """The SQL-only sync's address book builds a catalog for each last part an address asks,
+    from the store's names: every address resolves as with the book of every name (one asset,
+    several, or none), names differing by case or holding dots included."""
+    from prism_lineage.control.engine import _StoreNames
+    from prism_lineage.governance.sql_reading import AddressBook
+
+    connection = sqlite3.connect(":memory:")
+    connection.execute("CREATE TABLE assets (full_name TEXT NOT NULL UNIQUE)")
+    connection.executemany("INSERT INTO assets VALUES (?)", [(n,) for n in names])
+    whole, lazy = AddressBook(names), AddressBook((), names=_StoreNames(connection))
+    for parts in addresses:
+        assert lazy.candidates(parts) == whole.candidates(parts), parts
