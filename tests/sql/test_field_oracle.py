@@ -177,29 +177,6 @@ def test_an_order_without_a_limit_changes_nothing_written() -> None:
     assert statement.rows == [] and statement.fields[0].sources == []
 
 
-# --- trial 27: HAVING reads an alias that shadows an ungrouped column ------------------------
-
-@pytest.mark.parametrize("sql, name", [
-    ("SELECT sum(b) AS a FROM x GROUP BY k HAVING a > {}", "a"),
-    ("SELECT sum(b) AS a FROM x HAVING a > {}", "a"),
-    ("SELECT k, max(b) AS c FROM y GROUP BY k HAVING c > {}", "c"),
-    ("SELECT sum(b) AS a FROM x GROUP BY a HAVING a > {}", "a"),
-])
-def test_having_reads_what_duckdb_reads(database, sql, name) -> None:
-    """The threshold lies above every value of the column and below every value of the aggregate
-    (payload codes grow with the column's position), so DuckDB keeps rows only if its HAVING
-    read the alias; the answer's control source must be the one DuckDB read."""
-    table = "x" if "FROM x" in sql else "y"
-    measured = "b"
-    threshold = _code(table, name, ROWS)  # the column's largest value
-    assert threshold < _code(table, measured, 1)
-    sql = sql.format(threshold)
-    read_alias = bool(database.execute(sql).fetchall())
-    [statement] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
-    controls = {s.column for f in statement.fields for s in f.sources if s.relationship == "control"}
-    assert controls == {f"{table}.{measured if read_alias else name}"}, (sql, read_alias)
-
-
 # --- trial 29: BigQuery's UNNEST of an array of structs is a value table -----------------------
 # No BigQuery here: the expected columns are BigQuery's documented ones ("a separate column for
 # each field in the STRUCT"), as sqlglot's own qualify_columns fixture expands them.

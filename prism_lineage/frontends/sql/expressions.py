@@ -237,19 +237,6 @@ class ExpressionLowerer:
             finally:
                 self.state.expanding.discard(key)
         if mode is not Mode.ROWS and self.state.aggregate is not None:
-            if getattr(self.state, "in_having", False) and isinstance(resolved, FieldRef) and \
-                    resolved.field not in self.state.aggregate.key_by_field:
-                # ``SELECT sum(b) AS a … GROUP BY id HAVING a > 1``: the column a is not grouped,
-                # so it cannot be what HAVING reads; engines that allow select aliases there
-                # (MySQL documents it, DuckDB, Spark …) read the alias.
-                alias = self.state.alias_expression(node)
-                if alias is not None:
-                    key, expression = alias
-                    self.state.expanding.add(key)
-                    try:
-                        return self.lower(expression, mode)
-                    finally:
-                        self.state.expanding.discard(key)
             return self.state.aggregate.bare_column(resolved, self)
         return resolved
 

@@ -180,7 +180,7 @@ class SelectState:
 
     __slots__ = (
         "ctx", "scope", "queries", "env", "aggregate", "windows", "named_windows",
-        "aliases", "expanding", "generators", "in_having",
+        "aliases", "expanding", "generators",
     )
 
     def __init__(self, ctx: "LoweringContext", scope: Scope, queries: "QueryLowerer", env: "CteEnv"):
@@ -194,7 +194,6 @@ class SelectState:
         self.aliases: dict[str, exp.Expression] = {}
         self.expanding: set[str] = set()  # aliases being expanded (no cycles)
         self.generators: SelectGenerators | None = None  # UNNEST, explode … in the select list
-        self.in_having = False  # lowering HAVING: an alias wins over a column that is not grouped
 
     def lower_subquery(self, query: exp.Expression) -> Relation:
         return self.queries.lower_query(query, self.scope, self.env)
@@ -293,11 +292,7 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
             select_exprs.append(lowerer.lower(item.node, Mode.GROUPS))
 
     having = node.args.get("having")
-    having_expr = None
-    if having is not None:
-        state.in_having = True
-        having_expr = lowerer.lower(having.this, Mode.GROUPS)
-        state.in_having = False
+    having_expr = lowerer.lower(having.this, Mode.GROUPS) if having is not None else None
     qualify = node.args.get("qualify")
     qualify_expr = lowerer.lower(qualify.this, Mode.GROUPS) if qualify is not None else None
 
