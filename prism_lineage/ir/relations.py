@@ -247,11 +247,13 @@ class Sort(Relation):
 @quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Limit(Relation):
-    """``LIMIT count OFFSET offset`` (either may be absent)."""
+    """``LIMIT count OFFSET offset`` (either may be absent); with ``by`` (ClickHouse's ``LIMIT n
+    BY keys``) the limit applies to each group of rows with equal ``by`` values."""
 
     input: Relation
     count: Expr | None = None
     offset: Expr | None = None
+    by: tuple[Expr, ...] = ()
 
     @property
     def inputs(self) -> tuple[Relation, ...]:

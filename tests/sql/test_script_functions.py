@@ -283,3 +283,16 @@ def test_table_function_not_inlined_is_said() -> None:
     statement = answer.statements[-1]
     assert {s.confidence for s in statement.fields[0].sources} == {"unknown"}
     assert any("function tf" in u.reason and "procedural" in u.reason for u in statement.uncertain)
+
+
+def test_the_inlined_value_stands_at_the_call() -> None:
+    """The operator holding the call is placed where the SELECT is written, not in the CREATE;
+    the body's own operators keep their positions in the CREATE (evidence for both)."""
+    from prism_lineage.explain import lower
+    from prism_lineage.ir.walk import walk_relations
+
+    script = "CREATE TEMP FUNCTION f(x INT64) AS (x + (SELECT MAX(c) FROM s));\nSELECT id, f(a) AS fa FROM t"
+    select = lower(script, SCHEMA, "bigquery")[-1]
+    assert select.root.origin.line == 2 and select.root.id.startswith("s1.project@2:")
+    lines = {r.origin.line for r in walk_relations(select.root) if r.origin is not None}
+    assert lines == {1, 2}

@@ -237,6 +237,10 @@ class ExpressionLowerer:
             finally:
                 self.state.expanding.discard(key)
         if mode is not Mode.ROWS and self.state.aggregate is not None:
+            if self.state.in_having and not node.table:
+                alias = self.state.having_alias(node, resolved, self, mode)
+                if alias is not None:
+                    return alias
             return self.state.aggregate.bare_column(resolved, self)
         return resolved
 
@@ -773,7 +777,8 @@ _HANDLERS: dict[type, object] = {
     exp.Struct: nested.lower_struct,
     **{cls: _L.json_access for cls in semi_structured.ACCESS_NODES},
     **{cls: _L.generator for cls in (exp.Explode, exp.ExplodeOuter, exp.Posexplode, exp.PosexplodeOuter, exp.Inline,
-                                     exp.Unnest, exp.ExplodingGenerateSeries, generators.GeneratedOutput)},
+                                     exp.Unnest, exp.ExplodingGenerateSeries, exp.QueryTransform,
+                                     generators.GeneratedOutput)},
 }
 _BY_BASE: tuple[tuple[type, object], ...] = (
     (exp.Binary, _L.binary),

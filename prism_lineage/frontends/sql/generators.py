@@ -24,6 +24,7 @@ from sqlglot import exp
 from ...errors import PrismError
 from ...ir import Expr, Field, FieldRef, GeneratedColumn, GeneratedRole, Generator, Origin, Relation, field_id
 from .nested import UNKNOWN, TypeInfo, struct_field_value, type_info
+from . import stars
 from .semi_structured import path_steps
 
 if TYPE_CHECKING:
@@ -38,7 +39,8 @@ _SINGLE_COLUMN_ALIAS = ("postgres", "duckdb", "redshift")
 _ALIAS_NAMES_COLUMN = ("unnest", "generate_series", "range")  # functions with named columns keep them
 # Dialects whose UNNEST of an array of structs (rows) makes one column per field.
 _EXPANDS_ROWS = ("trino", "presto", "athena", "postgres")
-_SELECT_GENERATORS = (exp.Explode, exp.Posexplode, exp.Inline, exp.Unnest, exp.ExplodingGenerateSeries, exp.Stack)
+_SELECT_GENERATORS = (exp.Explode, exp.Posexplode, exp.Inline, exp.Unnest, exp.ExplodingGenerateSeries, exp.Stack,
+                      exp.QueryTransform)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,9 @@ class Output:
     type: str | None = None
     # Why this column cannot be told exactly (the generator is then conservative, saying it).
     reason: str | None = None
+    # Whether ``SELECT *`` lists it: BigQuery's element of an array of structs is a value table
+    # whose star is its fields; the element itself is read only by name.
+    starred: bool = True
 
 
 @dataclass(slots=True)
@@ -97,6 +102,8 @@ def form_of(node: exp.Expression, ctx: "LoweringContext") -> Form | None:
         return Form(name, args, _series(name), outer)
     if isinstance(node, exp.OpenJSON):
         return _openjson(node, outer)
+    if isinstance(node, exp.QueryTransform):
+        return _transform(node, ctx)
     if isinstance(node, exp.Anonymous):
         return _named(node, ctx, outer)
     return None
@@ -209,6 +216,25 @@ def _stack(node: exp.Stack, outer: bool) -> Form:
     return Form("stack", values, outputs, outer)
 
 
+def _transform(node: exp.QueryTransform, ctx: "LoweringContext") -> Form:
+    """Spark/Hive ``SELECT TRANSFORM(cols) USING 'script' [AS (c1, c2 …)]``: an external program
+    reads the rows and writes rows of the listed columns (``key``, ``value`` without a list).
+    What it does is unknowable: every output column may come from every input column, and it
+    may make any number of rows — a generator whose columns are all conservative, said."""
+    script = node.args.get("command_script")
+    text = script.this if isinstance(script, exp.Literal) else script.sql(dialect=ctx.dialect) if script else "?"
+    schema = node.args.get("schema")
+    listed = [ctx.normalizer.part(e.this if isinstance(e, exp.ColumnDef) else e)
+              for e in (schema.expressions if isinstance(schema, exp.Schema) else [])]
+
+    def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+        return [Output(name, GeneratedColumn(S, None)) for name in (aliases or listed or ["key", "value"])]
+
+    return Form("transform", list(node.expressions), outputs, False, False,
+                f"TRANSFORM runs the script '{text}': which input columns make each output column, and how, "
+                "is not known")
+
+
 def _series(name: str):
     def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
         first = types[0] if types else UNKNOWN
@@ -244,9 +270,12 @@ def _unnest(node: exp.Unnest, ctx: "LoweringContext") -> Form:
                 continue
             default = "f0_" if dialect == "bigquery" else "unnest"
             name = names.pop(0) if names else default
-            out.append(Output(name, GeneratedColumn(E, position, "[]"), _type(element)))
-            if fields and dialect == "bigquery":
-                # BigQuery: the element is a value table; its fields are columns too.
+            # BigQuery: the element is a value table; its fields are columns too, and they are
+            # what ``*`` lists ("a separate column for each field in the STRUCT").
+            value_table = bool(fields) and dialect == "bigquery"
+            starred = not value_table or any(f.lower() == name.lower() for f, _ in fields)
+            out.append(Output(name, GeneratedColumn(E, position, "[]"), _type(element), starred=starred))
+            if value_table:
                 out.extend(Output(field_name, GeneratedColumn(E, position, f"[].{field_name}"), _type(field_info))
                            for field_name, field_info in fields)
         if offset_name is not None:
@@ -513,7 +542,8 @@ def from_item(queries, item: exp.Expression, scope, env, alias: str | None, colu
             column_aliases = [name]
     relation, outputs = build(form, args, column_aliases, None, origin, ctx)
     columns = [(o.name, f) for o, f in zip(outputs, relation.columns)]
-    source = Source(name or "", name or form.function, relation.id, columns, aliased=True)
+    source = Source(name or "", name or form.function, relation.id, columns, aliased=True,
+                    unstarred=frozenset(o.name.lower() for o in outputs if not o.starred))
     return (lambda: relation), [source]
 
 
@@ -561,7 +591,12 @@ class SelectGenerators:
         if found is None:
             form = form_of(node, ctx)
             assert form is not None
-            args = [lowerer.lower(a, mode) for a in form.args]
+            args: list[Expr] = []
+            for a in form.args:
+                if stars.is_star(a):  # ``TRANSFORM(*)``: every column, each an argument
+                    args.extend(stars.star_arguments(lowerer, a, node, mode))
+                else:
+                    args.append(lowerer.lower(a, mode))
             found = _Pending(form, args, aliases, lowerer._span(node))
             # Ids are allocated now, in authored order; the input is known once the SELECT's
             # lower operators are built.
@@ -613,7 +648,7 @@ def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> 
     if _dialect(ctx) == "duckdb" and (fields := duckdb_struct_fields(node, types[0])) is not None:
         return [(name, _access(form.args[0], path)) for name, path in fields]
     names = [o.name for o in form.outputs(types, aliases)]
-    if len(names) <= 1 and not isinstance(node, (exp.Inline, exp.Stack)):
+    if len(names) <= 1 and not isinstance(node, (exp.Inline, exp.Stack, exp.QueryTransform)):
         return None
     return [(name, GeneratedOutput(node, i, aliases)) for i, name in enumerate(names)]
 

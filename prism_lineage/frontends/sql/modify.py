@@ -18,6 +18,8 @@ from ...ir import (
     Origin,
     Project,
     Relation,
+    Sort,
+    SortKey,
     Statement,
     Subquery,
     SubqueryKind,
@@ -265,7 +267,7 @@ def lower_update(node: exp.Update, ctx: LoweringContext) -> Statement:
         written = _left_to_right(written, table_node, ctx)
     for assignment in written:
         assignments.extend(_assignments(assignment, columns, matched, ctx))
-    rows = matched.build(node.args.get("where"))
+    rows = _first_rows(node, matched, ctx)
     clause = WriteClause(WriteAction.UPDATE, Matched.ALWAYS, None, tuple(assignments))
     return _modify_statement("update", target, rows, [clause], columns, origin, ctx)
 
@@ -382,9 +384,28 @@ def lower_delete(node: exp.Delete, ctx: LoweringContext) -> Statement:
     matched.add(source)  # MySQL's DELETE t1 FROM t1 JOIN t2 …: the joined tables are here
     for item in node.args.get("using") or []:
         matched.add(item)
-    rows = matched.build(node.args.get("where"))
+    rows = _first_rows(node, matched, ctx)
     clause = WriteClause(WriteAction.DELETE, Matched.ALWAYS)
     return _modify_statement("delete", target, rows, [clause], _Columns(target), origin, ctx)
+
+
+def _first_rows(node: exp.Update | exp.Delete, matched: _MatchedRows, ctx: LoweringContext) -> Relation:
+    """The rows the statement changes: the matched rows its WHERE keeps — and with MySQL's
+    single-table ``UPDATE/DELETE … ORDER BY k LIMIT n`` only the first n of them in that order,
+    so the order decides which rows (control, as a query's ORDER BY … LIMIT); without a LIMIT
+    the order changes nothing the statement writes."""
+    limit = node.args.get("limit")
+    order = node.args.get("order") if limit is not None else None
+    # The keys are lowered before the rows are built: a scan gets the columns read by then.
+    keys = tuple(SortKey(matched.lower(o.this), bool(o.args.get("desc")), o.args.get("nulls_first"))
+                 for o in order.expressions) if order is not None else ()
+    rows = matched.build(node.args.get("where"))
+    if limit is None:
+        return rows
+    if keys:
+        origin = ctx.join(keys[0].expr.origin, keys[-1].expr.origin)
+        rows = Sort(ctx.ids.new("sort", origin), origin, rows, keys)
+    return matched.queries.apply_limit(node, rows, None, matched.env)
 
 
 def _is_top(table: exp.Expression) -> bool:

@@ -37,14 +37,14 @@ from ...ir.expressions import Subquery, children
 from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
-from . import generators, hierarchy, pivot, routines
+from . import generators, hierarchy, match_recognize, pivot, routines
 from .returning import is_data_modifying, returning_query
 from .renaming import is_star, needs_renaming, positional_candidates, rename_by_position, renamed_columns
 from .names import table_parts
 from .policies import apply_policies
 from .semantic_views import semantic_view_item
 from .scripts import script_read
-from .select import SelectState, orders_by_all, lower_select, picks_rows
+from .select import SelectState, limit_by_keys, orders_by_all, lower_select, picks_rows
 from .set_operations import by_name
 
 
@@ -194,6 +194,8 @@ class QueryLowerer:
         if isinstance(node, exp.Select):
             if node.args.get("connect") is not None:  # START WITH … CONNECT BY: its recursive-CTE twin
                 return self.lower_query(hierarchy.as_recursive_cte(node, self.ctx), outer, env)
+            if node.args.get("match") is not None:  # MATCH_RECOGNIZE: a grouped derived table
+                return self.lower_query(match_recognize.as_grouped_query(node, self.ctx), outer, env)
             return lower_select(node, self, outer, env)
         if isinstance(node, exp.SetOperation):
             return self._set_operation(node, outer, env)
@@ -295,16 +297,25 @@ class QueryLowerer:
         ref = FieldRef(ctx.ids.new("col", origin), origin, chosen.type, chosen.id)
         return SortKey(ref, bool(ordered.args.get("desc")), ordered.args.get("nulls_first"))
 
-    def apply_limit(self, node: exp.Expression, relation: Relation, outer: Scope | None, env: CteEnv) -> Relation:
+    def apply_limit(self, node: exp.Expression, relation: Relation, outer: Scope | None, env: CteEnv,
+                    by: tuple[Expr, ...] = ()) -> Relation:
+        """The row limit of ``node``; ``by``: the keys of ClickHouse's ``LIMIT n BY keys`` as
+        fields of ``relation`` (the SELECT lowering resolves them)."""
         limit = node.args.get("limit")
         offset = node.args.get("offset")
         if limit is None and offset is None:
             return relation
+        if not by and limit_by_keys(node):
+            keys = limit_by_keys(node)
+            raise InvalidStatementError(
+                "LIMIT … BY after a set operation is not read by prism_lineage: which rows it keeps depends on its "
+                "BY keys, which would be lost; put it in a SELECT over the set operation",
+                origin=self.ctx.origin(keys[0]) or self.ctx.origin(node))
         scope = Scope(self.ctx, outer)
         count = self._limit_value(limit, scope, env) if limit is not None else None
         skip = self._limit_value(offset, scope, env) if offset is not None else None
         origin = (count or skip).origin  # type: ignore[union-attr]
-        return Limit(self.ctx.ids.new("limit", origin), origin, relation, count, skip)
+        return Limit(self.ctx.ids.new("limit", origin), origin, relation, count, skip, by)
 
     def _limit_value(self, node: exp.Expression, scope: Scope, env: CteEnv) -> Expr:
         value = node.args.get("expression") or node.this if isinstance(node, (exp.Limit, exp.Offset, exp.Fetch)) else node

@@ -456,7 +456,7 @@ def _inline_value(lowerer, node: exp.Anonymous, mode, function: ScriptFunction,
     try:
         # Lowered over rows: a body has no aggregate of its own (refused when read), and none of
         # its expressions is a GROUP BY key of the calling query, whatever it looks like.
-        return ExpressionLowerer(body_state).lower(function.body.copy(), Mode.ROWS)
+        inlined = ExpressionLowerer(body_state).lower(function.body.copy(), Mode.ROWS)
     except (ResolutionError, InvalidStatementError, _NotInlined) as error:
         if isinstance(error, (MissingTableError, NestingTooDeepError)):
             raise
@@ -466,6 +466,23 @@ def _inline_value(lowerer, node: exp.Anonymous, mode, function: ScriptFunction,
                           f"({str(error).split(' (at ', 1)[0]})") from None
     finally:
         ctx.inlining.pop()
+    return _at_call(inlined, lowerer._span(node), ctx)
+
+
+def _at_call(expr: Expr, origin, ctx) -> Expr:
+    """The inlined value stands where the call is written: its root takes the call's position
+    (the operator holding it is placed by it); the nodes under it keep the body's, and the
+    arguments theirs at the call."""
+    if origin is None or isinstance(expr, (FieldRef, OuterRef, CandidateRef)) and expr.origin is not None \
+            and _within(expr.origin, origin):
+        return expr
+    kind = expr.id.split(".", 1)[-1].split("@", 1)[0] or "call"
+    return replace(expr, id=ctx.ids.new(kind, origin), origin=origin)
+
+
+def _within(inner, outer) -> bool:
+    return (inner.line, inner.column) >= (outer.line, outer.column) and \
+        (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)
 
 
 def parameter(lowerer, node: exp.Column, mode) -> Expr | None:

@@ -40,6 +40,7 @@ class Source:
     # a column named through it can only be that column of ``t``.
     named_star: bool = False
     other_stars: tuple[Field, ...] = ()  # more stars (``SELECT * FROM a JOIN b``, both schema-less)
+    unstarred: frozenset[str] = frozenset()  # (lower-case) columns read by name only, not by ``*``
     _index: dict[str, list[Field]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -90,7 +91,8 @@ class Source:
             if scan.declared is None:
                 return [("*", scan.column("*"))]
             return [(c.name, scan.column(c.name, c.type)) for c in scan.declared.columns]
-        items = list(self.columns)
+        items = [(n, f) for n, f in self.columns if n.lower() not in self.unstarred] if self.unstarred \
+            else list(self.columns)
         if self.star is not None:
             items.append(("*", self.star))
         return items
@@ -135,7 +137,7 @@ class Scope:
         right side of a semi or anti join, whose columns only its condition reads)."""
         self.sources.append(source)
         if starred:
-            self.star_order.append((source, frozenset()))
+            self.star_order.append((source, source.unstarred))
         self._by_alias = None
 
     def merge_using(self, names: list[str], merged: dict[str, MergedColumn], right: Source) -> None:

@@ -35,6 +35,7 @@ from sqlglot import exp
 from ...catalog import Catalog, Column, Table
 from ...errors import InvalidStatementError, UnknownColumnError
 from ...ir import (
+    CteRef,
     Expr,
     Field,
     FieldRef,
@@ -52,6 +53,7 @@ from ...ir import (
     field_id,
 )
 from ...ir.expressions import Subquery, SubqueryKind
+from ...ir.modify import Matched, WriteAction
 from . import ddl, routines
 from .context import LoweringContext
 
@@ -221,6 +223,16 @@ class ScriptCatalog:
                                f"({kind.upper().replace('_', ' ')}{_at(statement.origin)})")
                 return statement
             root = statement.root
+            if isinstance(root, Modify) and _every_row(root, node):
+                # UPDATE / DELETE with no WHERE and no joined source: every row is set (its old
+                # value of a set column is gone) or removed (as TRUNCATE).
+                _carry(entry, ctx)
+                if root.changes_rows_only:
+                    previous = entry.rows if entry.rows is not None else _base_rows(entry.table, statement.origin, ctx)
+                    entry.rows = _overwritten(root, entry.table, previous, statement.origin, ctx)
+                elif all(c.action is WriteAction.DELETE for c in root.clauses):
+                    entry.rows, entry.stops = self._empty(entry.table, statement.origin, ctx), None
+                return statement
             if isinstance(root, Modify) and root.changes_rows_only:
                 written = _updated(root, entry.table, statement.origin, ctx)
             else:
@@ -453,6 +465,39 @@ def _updated(modify: Modify, table: Table, origin: Origin | None, ctx: LoweringC
     project_id = ctx.ids.new("project", origin)
     columns = tuple(Field(field_id(project_id, i), c.name, c.type, origin) for i, c in enumerate(table.columns))
     return Project(project_id, origin, values, tuple(exprs), columns)
+
+
+def _every_row(modify: Modify, node: exp.Expression) -> bool:
+    """Whether an UPDATE or DELETE applies to every row of its target: it reads the target's
+    rows as they are (no WHERE, no joined source that could leave a row unmatched), no clause has
+    a condition, and nothing picks some rows (MySQL's ``ORDER BY … LIMIT``, T-SQL's ``TOP``, which
+    sqlglot reads as a table in ``tables``)."""
+    if not isinstance(node, (exp.Update, exp.Delete)) or any(
+            node.args.get(key) for key in ("where", "limit", "order", "from", "from_", "using", "tables", "joins")):
+        return False
+    rows = modify.input
+    if not (isinstance(rows, Scan) or isinstance(rows, CteRef) and rows.script):
+        return False
+    return all(c.matched is Matched.ALWAYS and c.condition is None for c in modify.clauses)
+
+
+def _overwritten(modify: Modify, table: Table, previous: Relation, origin: Origin | None,
+                 ctx: LoweringContext) -> Relation:
+    """The rows after an UPDATE of every row: the rows so far, each set column holding the new
+    value (a scalar subquery over the update, as in ``_updated``), every other column as it was."""
+    origin = origin or modify.origin
+    new = _updated(modify, table, origin, ctx)
+    assert isinstance(new, Project)
+    set_columns = {f.name.lower() for f in modify.columns}
+    exprs: list[Expr] = []
+    for column, old, value in zip(table.columns, previous.fields, new.exprs):
+        if column.name.lower() in set_columns:
+            exprs.append(value)
+        else:
+            exprs.append(FieldRef(ctx.ids.new("col", origin), origin, old.type, old.id))
+    project_id = ctx.ids.new("project", origin)
+    columns = tuple(Field(field_id(project_id, i), c.name, c.type, origin) for i, c in enumerate(table.columns))
+    return Project(project_id, origin, previous, tuple(exprs), columns)
 
 
 def _reshaped(rows: Relation, columns: list[tuple[Column, int | None]], origin: Origin | None,

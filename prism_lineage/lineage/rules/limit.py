@@ -3,7 +3,8 @@ top-N and Fetch) depends on the order of its input: control lineage (transformat
 from every field the keys of that order read — the input's ``Sort``, seen through operators
 that keep row order (``ir.ordering``).  Over unordered rows, which rows survive is arbitrary:
 no column decides it.  A count or offset computed from columns (rare) gives control lineage
-too."""
+too.  ClickHouse's ``LIMIT n BY keys`` keeps the first rows of each group of keys: control from
+the keys as well (specs/sort-limit-distinct.md)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ def limit_rule(node: Limit, ctx: RuleContext) -> None:
             ctx.reads(expr, node.id, Relationship.CONTROL, Transformation.FILTER, RULE, node)
     if not selects_rows(node):
         return
+    # ``LIMIT n BY keys`` (ClickHouse): the first n rows of each group — which group a row is in
+    # decides whether it survives, as PARTITION BY does for ``ROW_NUMBER() OVER (…) <= n``.
+    for expr in node.by:
+        ctx.reads(expr, node.id, Relationship.CONTROL, Transformation.FILTER, RULE, node)
     order = ordered_by(node.input)
     if order is not None:
         for key in order.keys:
