@@ -150,12 +150,15 @@ class Decline(Exception):
 
 
 def sync_sql_edits(project_dir: Path, root: Path, old: dict, snapshot: dict, budget, revision: str | None,
-                   meta: dict, changed: list[str] | None = None):
+                   meta: dict, changed: list[str] | None = None, found_digest: str | None = None):
     """The epoch and store delta for a change to SQL only (see the module); returns the summary,
     or None to decline.  Runs under the environment's write lock.  ``changed``: the paths whose
-    fingerprint differs, when the caller knows them."""
+    fingerprint differs, when the caller knows them; the store records ``snapshot`` as the files
+    synced (``found_digest``: its digest) in the transaction that moves it to the new epoch."""
     try:
-        return _Engine(Path(project_dir), root, budget, revision, meta).run(old, snapshot, changed)
+        engine = _Engine(Path(project_dir), root, budget, revision, meta)
+        engine.files = (old, snapshot, changed, found_digest)
+        return engine.run(old, snapshot, changed)
     except Decline:
         return None
 
@@ -170,6 +173,7 @@ class _Engine:
         self.budget = budget
         self.revision = revision
         self.meta = meta
+        self.files = None  # (before, found, changed, digest): recorded with the store's change
         # The reader may look columns up from the thread it parses in (a guarded, deeper stack).
         self.connection = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
         from .store import STATEMENTS_BY_KEY
@@ -247,6 +251,14 @@ class _Engine:
                            if w in edits or r != self._old_read(self._statements_of(w)[0][1])}
         if len(changed_writers) > MAX_AFFECTED:
             raise Decline
+        for writer, read in changed_writers.items():
+            # A text another statement holds too, read otherwise now than the ledger has it (only
+            # a cycle makes one text read two ways): that statement's group in the index holds
+            # the ledger's read, and which read stands is the rollup's reading order — decline.
+            key = self.statement[writer][1]
+            others = {w for (w,) in self.connection.execute("SELECT writer FROM statements WHERE key = ?", (key,))}
+            if others - set(changed_writers) and self._old_read(key) not in (None, read):
+                raise Decline
         self.affected = changed_writers
         self._check_scopes_after()
         compiled = []
@@ -534,7 +546,7 @@ class _Engine:
         import datetime
 
         from ..index.writer import EpochWriter
-        from .store import StoreWriter, write_fingerprint
+        from .store import StoreWriter, update_files
 
         alive = [a for (a,) in self.connection.execute("SELECT asset_id FROM assets ORDER BY asset_id")]
         writer = EpochWriter(self.root)
@@ -546,30 +558,34 @@ class _Engine:
         meta = {"epoch": str(epoch), "revision": self.revision,
                 "commit": self.revision.split("+")[0] if self.revision else None,
                 "synced_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
-        StoreWriter(self.root).apply(assets=list(compiled.values()), edge_groups=edge_groups, meta=meta)
-        connection = sqlite3.connect(self.path, timeout=30.0)
-        try:
-            with connection:
-                for writer_name in affected:
-                    position, key = self.statement[writer_name][0], self.statement[writer_name][1]
-                    old_key = connection.execute("SELECT key FROM statements WHERE position = ?",
-                                                 (position,)).fetchone()[0]
-                    connection.execute("UPDATE statements SET key = ? WHERE position = ?", (key, position))
-                    if old_key != key and not connection.execute("SELECT 1 FROM statements WHERE key = ?",
-                                                                 (old_key,)).fetchone():
-                        connection.execute("DELETE FROM ledger WHERE key = ?", (old_key,))
-                        connection.execute("DELETE FROM lookups WHERE key = ?", (old_key,))
-                for key, read in self.reads.items() if affected else ():
-                    connection.execute("INSERT OR REPLACE INTO ledger (key, read) VALUES (?, ?)",
-                                       (key, read_to_json(read)))
-                    connection.execute("DELETE FROM lookups WHERE key = ?", (key,))
-                    connection.executemany("INSERT OR IGNORE INTO lookups (resolved, key) VALUES (?, ?)",
-                                           [(d.resolved, key) for d in read.dependencies if d.resolved])
-                connection.executemany("INSERT OR REPLACE INTO documents (path, document) VALUES (?, ?)",
-                                       sorted(documents.items()))
-                write_trees(connection, {p: (documents[p], self.trees[p]) for p in documents if p in self.trees})
-        finally:
-            connection.close()
+
+        def engine_state(connection) -> None:
+            """The engine's own tables and the files' fingerprint, in the store's transaction: the
+            store moves to the new epoch whole or not at all (a sync stopped before leaves the
+            store of the epoch before, which the next sync rebuilds from the index)."""
+            for writer_name in affected:
+                position, key = self.statement[writer_name][0], self.statement[writer_name][1]
+                old_key = connection.execute("SELECT key FROM statements WHERE position = ?",
+                                             (position,)).fetchone()[0]
+                connection.execute("UPDATE statements SET key = ? WHERE position = ?", (key, position))
+                if old_key != key and not connection.execute("SELECT 1 FROM statements WHERE key = ?",
+                                                             (old_key,)).fetchone():
+                    connection.execute("DELETE FROM ledger WHERE key = ?", (old_key,))
+                    connection.execute("DELETE FROM lookups WHERE key = ?", (old_key,))
+            for key, read in self.reads.items() if affected else ():
+                connection.execute("INSERT OR REPLACE INTO ledger (key, read) VALUES (?, ?)",
+                                   (key, read_to_json(read)))
+                connection.execute("DELETE FROM lookups WHERE key = ?", (key,))
+                connection.executemany("INSERT OR IGNORE INTO lookups (resolved, key) VALUES (?, ?)",
+                                       [(d.resolved, key) for d in read.dependencies if d.resolved])
+            connection.executemany("INSERT OR REPLACE INTO documents (path, document) VALUES (?, ?)",
+                                   sorted(documents.items()))
+            write_trees(connection, {p: (documents[p], self.trees[p]) for p in documents if p in self.trees})
+            if self.files is not None:
+                update_files(connection, *self.files)
+
+        StoreWriter(self.root).apply(assets=list(compiled.values()), edge_groups=edge_groups, meta=meta,
+                                     also=engine_state)
         return epoch, len(self.reads) if affected else 0
 
 

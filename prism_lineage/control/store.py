@@ -198,11 +198,12 @@ class StoreWriter:
 
     def apply(self, *, assets: Iterable = (), removed: Iterable[str] = (), waiting: frozenset[str] = frozenset(),
               edge_groups: Mapping[str, tuple] | None = None, meta: Mapping[str, str | None],
-              credentials: Mapping[str, dict] | None = None, scoped: Mapping | None = None) -> None:
+              credentials: Mapping[str, dict] | None = None, scoped: Mapping | None = None, also=None) -> None:
         """One transaction: ``assets`` (new or changed ``Asset`` objects) upserted, ``removed``
         asset ids deleted with their edges, each target of ``edge_groups`` given exactly those
         incoming edges (base rows), ``meta`` and ``credentials`` (when given) replaced, and the
-        visibility scopes' overrides (when given: ``EnvironmentLineage.scoped``) replaced."""
+        visibility scopes' overrides (when given: ``EnvironmentLineage.scoped``) replaced;
+        ``also(connection)`` writes the rest of the caller's change in the same transaction."""
         connection = sqlite3.connect(self.path, timeout=30.0)
         try:
             if connection.execute("PRAGMA user_version").fetchone()[0] != STORE_VERSION:
@@ -248,6 +249,8 @@ class StoreWriter:
                 if credentials is not None:
                     connection.execute("DELETE FROM credentials")
                     self._write_credentials(connection, credentials)
+                if also is not None:
+                    also(connection)
         finally:
             connection.close()
 
@@ -446,18 +449,23 @@ def update_fingerprint(path: Path, before: Mapping[str, tuple], found: Mapping[s
     """``write_fingerprint`` for a store that holds ``before``: only the files that differ are
     written (an SQL-only sync at 100,000 files changes one row, not 100,000); ``changed``: the
     paths that differ, when the caller knows them (``changed_files``)."""
-    if changed is None:
-        changed = [p for p, v in found.items() if tuple(before.get(p) or ()) != tuple(v)]
     connection = sqlite3.connect(path, timeout=30.0)
     try:
         with connection:
-            connection.executemany("DELETE FROM files WHERE path = ?",
-                                   [(p,) for p in sorted(before.keys() - found.keys())])
-            connection.executemany("INSERT OR REPLACE INTO files (path, size, mtime_ns, ctime_ns, inode) "
-                                   "VALUES (?,?,?,?,?)", [(p, *found[p]) for p in sorted(changed)])
-            _write_files_digest(connection, found, found_digest)
+            update_files(connection, before, found, changed, found_digest)
     finally:
         connection.close()
+
+
+def update_files(connection, before: Mapping[str, tuple], found: Mapping[str, tuple],
+                 changed: Iterable[str] | None = None, found_digest: str | None = None) -> None:
+    """``update_fingerprint`` within the caller's transaction (after its ``meta.epoch``)."""
+    if changed is None:
+        changed = [p for p, v in found.items() if tuple(before.get(p) or ()) != tuple(v)]
+    connection.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in sorted(before.keys() - found.keys())])
+    connection.executemany("INSERT OR REPLACE INTO files (path, size, mtime_ns, ctime_ns, inode) "
+                           "VALUES (?,?,?,?,?)", [(p, *found[p]) for p in sorted(changed)])
+    _write_files_digest(connection, found, found_digest)
 
 
 def write_fingerprint(path: Path, found: Mapping[str, tuple]) -> None:

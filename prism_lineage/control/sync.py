@@ -282,15 +282,15 @@ def _sync_sql_edits(project_dir, root: Path, before: dict, snapshot: dict, optio
                     project: str, environment: str, changed: list[str], found_digest: str) -> SyncSummary | None:
     """Only SQL changed (``engine.py``): the epoch and the store from the store's own state."""
     from .engine import sync_sql_edits
-    from .store import update_fingerprint
 
     if not before:
         return None
-    done = sync_sql_edits(Path(project_dir), root, before, snapshot, options.budget, revision, meta, changed)
+    # The files are recorded in the transaction that moves the store to the new epoch.
+    done = sync_sql_edits(Path(project_dir), root, before, snapshot, options.budget, revision, meta, changed,
+                          found_digest)
     if done is None:
         return None
     epoch, read = done
-    update_fingerprint(root / STORE_FILE, before, snapshot, changed, found_digest)
     statements = int(meta.get("statements") or 0)
     return SyncSummary(project, environment, epoch, revision, statements=statements, read=read,
                        unchanged=statements - read, in_files=int(meta.get("in_files") or 0), parser="ran", path="sql")
