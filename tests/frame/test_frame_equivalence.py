@@ -70,15 +70,15 @@ def _twins() -> dict[str, tuple[object, str]]:
         ),
         "left_join_using": (
             orders.join(customers, on=["customer_id"], how="left"),
-            "SELECT * FROM orders LEFT JOIN customers USING (customer_id)",
+            "SELECT customer_id, * EXCLUDE (customer_id) FROM orders LEFT JOIN customers USING (customer_id)",
         ),
         "right_join_using": (
             orders.join(customers, on="customer_id", how="right"),
-            "SELECT * FROM orders RIGHT JOIN customers USING (customer_id)",
+            "SELECT customer_id, * EXCLUDE (customer_id) FROM orders RIGHT JOIN customers USING (customer_id)",
         ),
         "full_join_using": (
             orders.join(customers, on="customer_id", how="full"),
-            "SELECT * FROM orders FULL JOIN customers USING (customer_id)",
+            "SELECT customer_id, * EXCLUDE (customer_id) FROM orders FULL JOIN customers USING (customer_id)",
         ),
         "semi_join": (
             orders.join(customers, on=orders["customer_id"] == customers["customer_id"], how="semi"),

@@ -158,8 +158,10 @@ def _using_join(draw, t: Twin) -> Twin:
     new = t.fresh("u")
     right = table("t2", catalog=SCHEMA).select(col("a").alias(key), col("f").alias(new))
     frame = t.frame.join(right, on=[key], how=how)
-    sql = (f"SELECT * FROM {t.derived()} {how.upper()} JOIN (SELECT a AS {key}, f AS {new} FROM t2) AS "
-           f"q{t.fresh('')} USING ({key})")
+    # The frame lists the merged key first (the standard's order); DuckDB's own ``*`` keeps the
+    # left side's order (field trial 26), so the DuckDB twin names the key first.
+    sql = (f"SELECT {key}, * EXCLUDE ({key}) FROM {t.derived()} {how.upper()} JOIN (SELECT a AS {key}, f AS {new} "
+           f"FROM t2) AS q{t.fresh('')} USING ({key})")
     return Twin(frame, sql, [key] + [c for c in t.columns if c != key] + [new], t.names)
 
 

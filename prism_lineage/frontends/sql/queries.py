@@ -39,7 +39,7 @@ from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
 from . import generators, hierarchy, match_recognize, pivot, routines
 from .returning import is_data_modifying, returning_query
-from .renaming import is_star, needs_renaming, positional_candidates, rename_by_position, renamed_columns
+from .renaming import is_star, needs_renaming, positional_candidates, rename_by_position, renamed_columns, stored_names
 from .names import table_parts
 from .policies import apply_policies
 from .semantic_views import semantic_view_item
@@ -519,8 +519,10 @@ class QueryLowerer:
                 for source in entry.sources:
                     scope.add(source)
                 return
-            left_names = {n.lower(): n for n in scope.star_names()}
-            names = [n for n in right.names() if n.lower() in left_names]
+            # The columns both sides have, in the left side's order (SQL-92 7.5, Postgres, Spark).
+            right_names = {n.lower() for n in right.names()}
+            names = list({n.lower(): n for n in reversed(scope.star_names()) if n.lower() in right_names}.values())
+            names.reverse()
         else:
             names = [ctx.normalizer.part(u.this if isinstance(u, exp.Column) else u) for u in using]
         merged = {}
@@ -639,7 +641,7 @@ class QueryLowerer:
             relation = rename_by_position(self.ctx, relation, column_aliases, alias or "the subquery", relation.origin)
             column_aliases = []
         names = [f.name for f in relation.fields]
-        names = column_aliases + names[len(column_aliases):]
+        names = stored_names(column_aliases + names[len(column_aliases):], self.ctx)
         columns = []
         star = None
         for name, f in zip(names, relation.fields):
@@ -657,7 +659,7 @@ class QueryLowerer:
         if definition.recursive_target is not None:
             cte_id, cte_fields = definition.recursive_target
             ref_id = ctx.ids.new("recursive_ref", origin)
-            names = column_aliases + [f.name for f in cte_fields][len(column_aliases):]
+            names = stored_names(column_aliases + [f.name for f in cte_fields][len(column_aliases):], ctx)
             fields = tuple(Field(field_id(ref_id, i), names[i], f.type, origin) for i, f in enumerate(cte_fields))
             relation: Relation = RecursiveRef(ref_id, origin, definition.name, cte_id,
                                               tuple(f.id for f in cte_fields), fields)
@@ -668,6 +670,7 @@ class QueryLowerer:
             renames_a_star = bool(column_aliases) and needs_renaming(body, column_aliases)
             if not renames_a_star:
                 names = column_aliases + names[len(column_aliases):]
+            names = stored_names(names, ctx)
             fields = tuple(Field(field_id(ref_id, i), names[i], f.type, origin) for i, f in enumerate(body.fields))
             relation = CteRef(ref_id, origin, definition.name, body, fields, definition.script)
             if renames_a_star:  # ``FROM c AS u(a, b)`` where c has a schema-less star (renaming.py)

@@ -20,6 +20,32 @@ def is_star(f: Field) -> bool:
     return f.name == "*" or f.name.endswith(".*")
 
 
+def stored_names(names: list[str], ctx: LoweringContext) -> list[str]:
+    """The column names a derived table, CTE, view or created table gets from its query's
+    output names (field trial 30).  DuckDB makes them unique — the second ``a`` becomes
+    ``a_1``, the next ``a_2``, a name already taken ``a_1_1`` … compared without case, left to
+    right (measured on DuckDB 2.0.1) — so ``a_1`` names that column and a CTAS writes
+    ``a, a_1``.  Other dialects keep the names as they are (a reference to a duplicated one is
+    then ambiguous there, or the CREATE is refused by the engine).  Stars (unknown columns)
+    are left alone."""
+    if type(ctx.dialect).__name__.lower() != "duckdb":
+        return names
+    used: set[str] = set()
+    out = []
+    for name in names:
+        if name == "*" or name.endswith(".*"):
+            out.append(name)
+            continue
+        unique = name
+        k = 0
+        while unique.lower() in used:
+            k += 1
+            unique = f"{name}_{k}"
+        used.add(unique.lower())
+        out.append(unique)
+    return out
+
+
 def needs_renaming(relation: Relation, names: list[str]) -> bool:
     """Whether a star comes at or before the last named position (so plain zipping is wrong)."""
     return any(is_star(f) for f in relation.fields[:len(names)])

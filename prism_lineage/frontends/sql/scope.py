@@ -111,9 +111,26 @@ _NONE: list = []
 # A column of a ``USING`` / ``NATURAL`` join: builds the merged reference for an origin.
 MergedColumn = Callable[[Origin | None], Expr]
 
+# Where ``SELECT *`` over a USING / NATURAL join puts the merged columns (field trial 26):
+# * "standard": first, in the USING list's order (NATURAL: the left side's), then the left
+#   side's other columns, then the right side's (SQL-92 7.5; Postgres documents it, Spark and
+#   Trino follow it; the generic dialect too);
+# * "left_first": first, in the order the left side has them (MySQL documents it);
+# * "in_place": the left side's columns in their own order, a merged one where the left side
+#   has it, then the right side's others (DuckDB, the oracle, and SQLite, which omits the
+#   right side's column).
+# Any other dialect: not known — ``Scope.star_columns`` keeps the standard order and the
+# in-place one beside it, and ``*`` says which columns a position may hold.
+USING_STAR_ORDER = {
+    "duckdb": "in_place", "sqlite": "in_place", "mysql": "left_first", "postgres": "standard",
+    "spark": "standard", "spark2": "standard", "databricks": "standard", "trino": "standard",
+    "presto": "standard", "athena": "standard", None: "standard",
+}
+_KEEP = object()
+
 
 class Scope:
-    __slots__ = ("ctx", "sources", "merged", "star_order", "outer", "select_aliases", "_by_alias")
+    __slots__ = ("ctx", "sources", "merged", "star_order", "alt_star_order", "outer", "select_aliases", "_by_alias")
 
     def __init__(self, ctx: LoweringContext, outer: "Scope | None" = None):
         self.ctx = ctx
@@ -122,7 +139,12 @@ class Scope:
         # What ``SELECT *`` expands to, in order: a source with the names a USING join merged
         # away from it, or a merged column's name and builder.  Expanded only on demand, so a
         # table read lists only the columns the query reads.
-        self.star_order: list[tuple[Source | str, frozenset[str] | MergedColumn]] = []
+        # A source's detail: the names it no longer lists, or (``in_place`` order) per name None
+        # (dropped) or the merged column standing in its place.
+        self.star_order: list[tuple[Source | str, frozenset[str] | dict | MergedColumn]] = []
+        # Where the dialect's order is not known (``USING_STAR_ORDER``), after a USING join: the
+        # in-place order beside the standard one in ``star_order``.
+        self.alt_star_order: list | None = None
         self.outer = outer
         # Select-list aliases a clause may fall back to (set by the SELECT being lowered).
         self.select_aliases: dict[str, exp.Expression] = {}
@@ -138,19 +160,28 @@ class Scope:
         self.sources.append(source)
         if starred:
             self.star_order.append((source, source.unstarred))
+            if self.alt_star_order is not None:
+                self.alt_star_order.append((source, source.unstarred))
         self._by_alias = None
 
     def merge_using(self, names: list[str], merged: dict[str, MergedColumn], right: Source) -> None:
-        """Record a USING join: merged columns come first in ``*``, once each."""
-        lowered = frozenset(n.lower() for n in names)
-        rest = [
-            (entry, target | lowered) if isinstance(entry, Source) else (entry, target)
-            for entry, target in self.star_order
-            if not (isinstance(entry, str) and entry.lower() in lowered)
-        ]
+        """Record a USING join: each merged column once in ``*``, where the dialect puts it
+        (``USING_STAR_ORDER``), the right side's column of that name no more."""
+        dialect = type(self.ctx.dialect).__name__.lower()
+        order = USING_STAR_ORDER.get(None if dialect == "dialect" else dialect)
+        if order == "left_first":
+            left = [n.lower() for n in self.star_names()]
+            names = sorted(names, key=lambda n: left.index(n.lower()) if n.lower() in left else len(left))
+        if order is None and self.alt_star_order is None:
+            self.alt_star_order = list(self.star_order)
+        if order == "in_place":
+            self.star_order = _merged_in_place(self.star_order, names, merged, right)
+        else:
+            self.star_order = _merged_first(self.star_order, names, merged, right)
+            if self.alt_star_order is not None:
+                self.alt_star_order = _merged_in_place(self.alt_star_order, names, merged, right)
         self.sources.append(right)
         self._by_alias = None
-        self.star_order = [(n, merged[n]) for n in names] + rest + [(right, lowered)]
         for n in names:
             self.merged[n.lower()] = merged[n]
 
@@ -160,14 +191,26 @@ class Scope:
         gone = {id(s) for s in hidden}
         self.sources = [s for s in self.sources if id(s) not in gone]
         self.star_order = [(e, d) for e, d in self.star_order if not (isinstance(e, Source) and id(e) in gone)]
+        if self.alt_star_order is not None:
+            self.alt_star_order = [(e, d) for e, d in self.alt_star_order
+                                   if not (isinstance(e, Source) and id(e) in gone)]
         self._by_alias = None
 
-    def star_columns(self) -> list[tuple[str, "Field | MergedColumn"]]:
-        """What ``SELECT *`` expands to, in order (reading every column it names)."""
+    def star_columns(self, alternative: bool = False) -> list[tuple[str, "Field | MergedColumn"]]:
+        """What ``SELECT *`` expands to, in order (reading every column it names);
+        ``alternative``: in the in-place order where the dialect's is not known."""
         out: list[tuple[str, Field | MergedColumn]] = []
-        for entry, detail in self.star_order:
+        for entry, detail in (self.alt_star_order if alternative else self.star_order):
             if isinstance(entry, Source):
-                out.extend((n, f) for n, f in entry.star_items() if n.lower() not in detail)
+                if isinstance(detail, dict):
+                    for n, f in entry.star_items():
+                        stand_in = detail.get(n.lower(), _KEEP)
+                        if stand_in is _KEEP:
+                            out.append((n, f))
+                        elif stand_in is not None:
+                            out.append(stand_in)
+                else:
+                    out.extend((n, f) for n, f in entry.star_items() if n.lower() not in detail)
             else:
                 out.append((entry, detail))
         return out
@@ -177,7 +220,15 @@ class Scope:
         out: list[str] = []
         for entry, detail in self.star_order:
             if isinstance(entry, Source):
-                out.extend(n for n in entry.names() if n.lower() not in detail)
+                if isinstance(detail, dict):
+                    for n in entry.names():
+                        stand_in = detail.get(n.lower(), _KEEP)
+                        if stand_in is _KEEP:
+                            out.append(n)
+                        elif stand_in is not None:
+                            out.append(stand_in[0])
+                else:
+                    out.extend(n for n in entry.names() if n.lower() not in detail)
             else:
                 out.append(entry)
         return out
@@ -322,3 +373,52 @@ class Scope:
             source = self.sources[0]
             return UnknownColumnError(name, table=source.label, available=source.names(), origin=origin)
         return UnknownColumnError(name, table=None, available=self.columns_in_scope(), origin=origin)
+
+
+def _merged_first(order: list, names: list[str], merged: dict[str, MergedColumn], right: Source) -> list:
+    """The standard order: the merged columns first, then what ``*`` listed before without
+    them, then the right side without them."""
+    lowered = frozenset(n.lower() for n in names)
+    rest = []
+    for entry, detail in order:
+        if isinstance(entry, str):
+            if entry.lower() not in lowered:
+                rest.append((entry, detail))
+        elif isinstance(detail, dict):
+            rest.append((entry, {**detail, **{n: None for n in lowered}}))
+        else:
+            rest.append((entry, detail | lowered))
+    return [(n, merged[n]) for n in names] + rest + [(right, lowered)]
+
+
+def _merged_in_place(order: list, names: list[str], merged: dict[str, MergedColumn], right: Source) -> list:
+    """DuckDB's order: each merged column where the left side lists that name (first place),
+    then the right side without them.  A name the left side's known columns do not list (it
+    is under a schema-less table's ``*``) goes first, as nothing tells where it stands."""
+    wanted = {n.lower(): n for n in names}
+    placed: set[str] = set()
+    out = []
+    for entry, detail in order:
+        if isinstance(entry, str):
+            key = entry.lower()
+            if key in wanted:
+                if key not in placed:
+                    placed.add(key)
+                    out.append((wanted[key], merged[wanted[key]]))
+            else:
+                out.append((entry, detail))
+            continue
+        stand_ins = dict(detail) if isinstance(detail, dict) else {n: None for n in detail}
+        for name in entry.names():
+            key = name.lower()
+            if key not in wanted:
+                continue
+            if key in placed or stand_ins.get(key, _KEEP) is None:
+                stand_ins[key] = None
+            else:
+                placed.add(key)
+                stand_ins[key] = (wanted[key], merged[wanted[key]])
+        out.append((entry, stand_ins))
+    first = [(wanted[k], merged[wanted[k]]) for k in wanted if k not in placed]
+    return first + out + [(right, {k: None for k in wanted})]
+

@@ -573,6 +573,7 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
     scope = state.scope
     norm = ctx.normalizer
     origin = ctx.origin(star) if column is None else ctx.join(ctx.origin(column.args.get("table")), ctx.origin(star))
+    alternative = None
     if column is not None:
         qualifier = tuple(norm.part(p) for p in column.parts[:-1])
         source = scope.source(qualifier)
@@ -588,6 +589,9 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
             raise InvalidStatementError("SELECT * needs a FROM clause", origin=origin)
         entries = scope.star_columns()
         prefix = ""
+        # Over a USING join in a dialect whose order of ``*`` is not known: the other order a
+        # position may follow (``scope.USING_STAR_ORDER``).
+        alternative = scope.star_columns(alternative=True) if scope.alt_star_order is not None else None
     replaced = {}
     for alias in star.args.get("replace") or []:
         if not isinstance(alias, exp.Alias) or alias.args.get("alias") is None:
@@ -608,7 +612,17 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
         if not entries:
             raise InvalidStatementError(f"{written}: the pattern matches no column", origin=origin)
     entries = stars.exclude(star, entries, ctx, scope, written, origin)
-    for name, target in entries:
+    if column is None and alternative is not None:
+        if keep is not None:
+            alternative = [(name, target) for name, target in alternative if keep(name)]
+        alternative = stars.exclude(star, alternative, ctx, scope, written, origin)
+        if [n for n, _ in alternative] == [n for n, _ in entries]:
+            alternative = None
+    for position, (name, target) in enumerate(entries):
+        if alternative is not None and alternative[position][0] != name:
+            items.append(SelectItem(renamed.get(name.lower(), name), None, _either_position(
+                ctx, name, target, alternative[position], replaced, written, origin)))
+            continue
         if name in replaced or name.lower() in replaced:
             items.append(SelectItem(name, replaced.get(name.lower(), replaced.get(name))))
             continue
@@ -629,6 +643,28 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
             expr = FieldRef(ctx.ids.new("col", origin), origin, target.type, target.id)
         items.append(SelectItem(renamed.get(name.lower(), name), None, expr))
     return items
+
+
+def _either_position(ctx, name: str, target, other: tuple, replaced: dict, written: str, origin) -> Expr:
+    """A position of ``*`` over a USING join that holds ``name`` in the standard order and
+    ``other``'s column in DuckDB's, in a dialect whose order is not known (field trial 26):
+    either column's fields, conservatively.  A consumer by name (``SELECT a FROM (SELECT * …)``)
+    then reads it conservatively too: the price of not knowing the order."""
+    fields: list[str] = []
+    for item_name, item in ((name, target), other):
+        if item_name in replaced or item_name.lower() in replaced:
+            raise InvalidStatementError(
+                f"{written}: REPLACE of {item_name} over a USING join whose column order in "
+                f"{type(ctx.dialect).__name__} is not known is not read", origin=origin)
+        expr = item(origin) if callable(item) and not isinstance(item, Field) else \
+            FieldRef(ctx.ids.new("col", origin), origin, item.type, item.id)
+        fields += [n.field for n in iter_tree(expr) if isinstance(n, FieldRef)]
+        fields += [f for n in iter_tree(expr) if isinstance(n, CandidateRef) for f in n.fields]
+    dialect = type(ctx.dialect).__name__.lower()
+    reason = (f"{written} over a USING/NATURAL join: where {dialect} puts the join columns is not known, so "
+              f"this position is {name} (the standard order, join columns first) or {other[0]} (the left "
+              f"side's order, as DuckDB)")
+    return CandidateRef(ctx.ids.new("col", origin), origin, None, tuple(dict.fromkeys(fields)), reason)
 
 
 # Expressions whose value is one of their value arguments, unchanged: a field of their value

@@ -31,7 +31,7 @@ from .context import LoweringContext
 from .names import table_parts
 from .procedures import NOT_READ, define_parameters, is_routine
 from .queries import CteEnv, QueryLowerer
-from .renaming import fit_written, is_star
+from .renaming import fit_written, is_star, stored_names
 
 _QUERY = (exp.Query, exp.Values, exp.Subquery)
 # Dialects whose INSERT without a column list may give fewer values than the table has
@@ -229,7 +229,7 @@ def lower_create(node: exp.Create, ctx: LoweringContext) -> Statement:
                           "which is not analysed", target.name)
     queries = QueryLowerer(ctx)
     root = queries.lower_query(query, None, statement_ctes(node, queries))
-    names = [f.name for f in root.fields]
+    names = stored_names([f.name for f in root.fields], ctx)  # DuckDB: ``a, a`` is created as ``a, a_1``
     if listed:
         if len(listed) != len(names) and _only_stars(root):
             root = _spread_star(root, [n for n, _ in listed], ctx)
