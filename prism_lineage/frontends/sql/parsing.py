@@ -562,18 +562,24 @@ def _statement_extents(tokens: list[Token], text: str, dialect: Dialect) -> Exte
     else:
         if len(parser._chunks) != len(chunks):  # never seen: the parts are not sqlglot's
             raise AssertionError(f"sqlglot cut {len(parser._chunks)} parts where {len(chunks)} were expected")
+    def unread(c: int) -> Extent:
+        # A part the statement method did not read is an END the parser takes as a statement of
+        # its own (after other statements: ``EndStatement``) — or a lone ``;`` that carries a
+        # comment (``…;--``), which is no statement (a ``Semicolon``, as the parser reads it).
+        begin, end = chunks[c]
+        lone = end == begin + 1 and tokens[begin].token_type is TokenType.SEMICOLON
+        return Extent(begin, end, exp.Semicolon() if lone else exp.EndStatement())
+
     out: list[Extent] = []
     cursor = 0
     for begin, end, node in read:
-        # A part the statement method did not read is an END the parser takes as a statement of
-        # its own (after other statements: ``EndStatement``).
-        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, begin))
+        out.extend(unread(c) for c in range(cursor, begin))
         out.append(Extent(chunks[begin][0], chunks[end - 1][1], node))
         cursor = end
     if failed is None:
-        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, len(chunks)))
+        out.extend(unread(c) for c in range(cursor, len(chunks)))
     else:
-        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, state["begin"]))
+        out.extend(unread(c) for c in range(cursor, state["begin"]))
     return Extents(out, failed, len(chunks))
 
 
