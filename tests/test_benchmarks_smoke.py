@@ -44,6 +44,12 @@ def test_adapter_answers_two_queries(adapter) -> None:
         assert record["total_s"] > 0 and record["worst_query"] in {"q1", "q2"}
 
 
+def test_timing_keeps_each_querys_least_cpu_time() -> None:
+    record = timing.measure(lambda sql: None, QUERIES, repeat=3)
+    assert len(record["cpu_passes_s"]) == 3 and len(record["wall_passes_s"]) == 3
+    assert 0 <= record["cpu_least_total_s"] <= min(record["cpu_passes_s"]) + 1e-9
+
+
 def test_timing_records_failures_and_keeps_within_the_budget() -> None:
     def call(sql: str) -> None:
         if "bad" in sql:
@@ -192,6 +198,11 @@ def test_explain_tpcds_across_processes_reports_each_seed_and_the_median(tmp_pat
     assert figures["ratio_cpu_median"] == sum(ratios) / 2
     for run in figures["runs"]:
         assert len(run["explain"]["cpu_passes_s"]) == 1 and run["floor"]["cpu_total_s"] > 0
+        # One pass: each query's least CPU time is its only one.
+        assert run["explain"]["cpu_least_total_s"] == pytest.approx(run["explain"]["cpu_passes_s"][0])
+        assert run["ratio_cpu_least"] == pytest.approx(run["explain"]["cpu_least_total_s"]
+                                                       / run["floor"]["cpu_least_total_s"])
+    assert figures["ratio_cpu_least_min"] <= figures["ratio_cpu_least_median"] <= figures["ratio_cpu_least_max"]
     assert "ratio (CPU): median" in done.stdout and "load average" in done.stdout
     bad = subprocess.run([sys.executable, "-m", "benchmarks.explain_tpcds", "--seeds", "1,x"], cwd=ROOT,
                          capture_output=True, text=True, check=False)

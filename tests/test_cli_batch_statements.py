@@ -152,6 +152,17 @@ def test_a_stray_end_before_a_refused_statement_is_kept() -> None:
         assert [u.text.strip() for u in units] == ["select 1", "END", "select a + from t", "select 2"], block
 
 
+
+@pytest.mark.parametrize("dialect", ["bigquery", "duckdb", "tsql"])
+def test_a_trailing_semicolon_and_comment_after_a_refused_statement_is_no_statement(dialect) -> None:
+    """After a refused ``ELSE`` sqlglot reads the last ``;`` with a comment after it as an END of
+    its own; the text holds two statements at any block size (found by the test above)."""
+    text = " ELSE x;\nSELECT 1;\n-- the end"
+    for block in (1 << 16, 1, 9):
+        units = list(batch.split_statements(text, "f.sql", get_dialect(dialect), block_chars=block))
+        assert [u.text.strip() for u in units] == ["ELSE x", "SELECT 1"], block
+
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

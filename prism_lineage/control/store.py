@@ -451,7 +451,8 @@ def update_fingerprint(path: Path, before: Mapping[str, tuple], found: Mapping[s
     connection = sqlite3.connect(path, timeout=30.0)
     try:
         with connection:
-            connection.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in before if p not in found])
+            connection.executemany("DELETE FROM files WHERE path = ?",
+                                   [(p,) for p in sorted(before.keys() - found.keys())])
             connection.executemany("INSERT OR REPLACE INTO files (path, size, mtime_ns, ctime_ns, inode) "
                                    "VALUES (?,?,?,?,?)", [(p, *found[p]) for p in sorted(changed)])
             _write_files_digest(connection, found, found_digest)

@@ -21,8 +21,16 @@ import pyarrow as pa
 def table(schema: pa.Schema, rows: list[dict], *, stamp: datetime.datetime | None = None) -> pa.Table:
     """``schema``'s table of ``rows`` (a missing key is None), as ``Table.from_pylist`` builds it;
     with ``stamp``, every row's ``ingested_at`` is that moment (the rows are not copied)."""
-    columns = [_stamped(f.type, stamp, len(rows)) if stamp is not None and f.name == "ingested_at"
-               else column(f.type, [row.get(f.name) for row in rows]) for f in schema]
+    return columns_table(schema, {f.name: [row.get(f.name) for row in rows] for f in schema
+                                  if stamp is None or f.name != "ingested_at"}, len(rows), stamp=stamp)
+
+
+def columns_table(schema: pa.Schema, values: dict[str, list], n: int, *,
+                  stamp: datetime.datetime | None = None) -> pa.Table:
+    """``table`` of ``n`` rows given column by column (a column not given is all None): no dict
+    per row (an alive file holds every asset id)."""
+    columns = [_stamped(f.type, stamp, n) if stamp is not None and f.name == "ingested_at"
+               else column(f.type, values[f.name] if f.name in values else [None] * n) for f in schema]
     return pa.Table.from_arrays(columns, schema=schema)
 
 

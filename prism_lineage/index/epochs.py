@@ -139,6 +139,21 @@ def write_rows(table, rows: Iterable[dict], directory: Path, epoch: int, now, *,
     return _atomically(directory, epoch, write)
 
 
+def write_keys(table, keys: list[str], directory: Path, epoch: int, now) -> Path:
+    """``table``'s file of ``epoch`` holding one row per key (its key column; every other column
+    but ``ingested_at`` NULL), in the order given, row group by row group as ``write_rows``: the
+    alive ids, without a dict per row."""
+    from .arrow_rows import columns_table
+
+    def write(temporary: str) -> None:
+        with pq.ParquetWriter(temporary, table.schema) as writer:
+            for start in range(0, max(len(keys), 1), CHUNK_ROWS):
+                chunk = keys[start:start + CHUNK_ROWS]
+                writer.write_table(columns_table(table.schema, {table.key: chunk}, len(chunk), stamp=now))
+
+    return _atomically(directory, epoch, write)
+
+
 RESERVATIONS = ".epochs"  # one empty file per epoch number taken, created with O_EXCL
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from .epochs import epochs, release, reserve, reserved, write_rows
+from .epochs import epochs, release, reserve, reserved, write_keys, write_rows
 from .tables import ALIVE, MERGED_NODES, PASSES, TABLES
 
 
@@ -30,7 +30,7 @@ def write_unchanged(root: Path, environment: str, parser: str, alive: list[str],
         write_table(root, MERGED_NODES, [], epoch, now, always=True)
         write_table(root, PASSES, [{"environment": environment, "parser": parser, "revision": revision}], epoch, now,
                     always=True)
-        write_table(root, ALIVE, ({"asset_id": a} for a in sorted(alive)), epoch, now, always=True)
+        write_keys(ALIVE, sorted(alive), root / ALIVE.directory, epoch, now)
     finally:
         release(root, epoch)
     return epoch

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from .epochs import CHUNK_ROWS, epochs, release, reserve, reserved, write_rows
+from .epochs import CHUNK_ROWS, epochs, release, reserve, reserved, write_keys, write_rows
 from .tables import ALIVE, COMPILED_COLUMNS, EDGES, MERGED_NODES, NODES, PASSES, READS, STATEMENTS, TABLES, IndexTable
 
 
@@ -102,7 +102,7 @@ class EpochWriter:
             self._write(MERGED_NODES, self._merged_rows(sorted(by_id), by_id), epoch, now, always=True)
             self._write(PASSES, [{"environment": environment, "parser": parser, "revision": self.revision}], epoch,
                         now, always=True)
-            self._write(ALIVE, ({"asset_id": a} for a in sorted(alive)), epoch, now, always=True)
+            write_keys(ALIVE, sorted(alive), self.root / ALIVE.directory, epoch, now)
         finally:
             release(self.root, epoch)
         return epoch
@@ -150,7 +150,7 @@ class EpochWriter:
         self._write(MERGED_NODES, self._merged_rows(sorted(changed), assets), epoch, now, always=True)
         self._write(PASSES, [{"environment": lineage.environment, "parser": lineage.parser.value,
                               "revision": self.revision}], epoch, now, always=True)
-        self._write(ALIVE, ({"asset_id": a} for a in sorted(assets)), epoch, now, always=True)
+        write_keys(ALIVE, sorted(assets), self.root / ALIVE.directory, epoch, now)
         self.delta = EpochDelta(epoch, [lineage.assets[a] for a in sorted(changed) if a in lineage.assets],
                                 sorted(set(current.assets) - set(lineage.assets)),
                                 {target: groups.get(target, ()) for target in sorted(set(groups) | set(current.edges))

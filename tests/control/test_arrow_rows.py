@@ -74,6 +74,23 @@ def test_rows_are_written_row_group_by_row_group(tmp_path, monkeypatch):
     assert pq.read_table(epoch_file(tmp_path, 9)).schema.equals(alive.schema)
 
 
+def test_keys_are_written_as_rows_of_their_key(tmp_path, monkeypatch):
+    """``write_keys`` (the alive ids, no dict per row) writes the file ``write_rows`` writes."""
+    import prism_lineage.index.epochs as epochs
+
+    monkeypatch.setattr(epochs, "CHUNK_ROWS", 3)
+    alive = next(t for t in TABLES if t.directory == "alive")
+    keys = [f"a{i}" for i in range(10)]
+    epochs.write_keys(alive, keys, tmp_path, 7, NOW)
+    write_rows(alive, ({"asset_id": k} for k in keys), tmp_path, 8, NOW)
+    by_keys, by_rows = pq.ParquetFile(epoch_file(tmp_path, 7)), pq.ParquetFile(epoch_file(tmp_path, 8))
+    assert by_keys.metadata.num_row_groups == by_rows.metadata.num_row_groups == 4
+    assert by_keys.read().equals(by_rows.read())
+    epochs.write_keys(alive, [], tmp_path, 9, NOW)  # no asset alive: the file still commits the epoch
+    write_rows(alive, iter(()), tmp_path, 10, NOW, always=True)
+    assert pq.read_table(epoch_file(tmp_path, 9)).equals(pq.read_table(epoch_file(tmp_path, 10)))
+
+
 def test_building_tables_imports_no_pandas():
     code = ("import sys\nfrom prism_lineage.index import arrow_rows\nfrom prism_lineage.index.tables import TABLES\n"
             "for t in TABLES:\n    arrow_rows.table(t.schema, [{}])\nprint('pandas' in sys.modules)\n")

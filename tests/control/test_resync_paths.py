@@ -156,3 +156,36 @@ def test_the_address_book_from_the_store_resolves_as_the_whole_one(names, addres
     whole, lazy = AddressBook(names), AddressBook((), names=_StoreNames(connection))
     for parts in addresses:
         assert lazy.candidates(parts) == whole.candidates(parts), parts
+
+
+def test_a_large_files_document_is_kept_parsed_for_its_next_edit(tmp_path, monkeypatch):
+    """A pipeline file of thousands of assets is parsed once per edit, not twice: the document
+    the last sync read is kept beside its text (tied to the text's digest) and loaded as JSON."""
+    from prism_lineage.control import engine
+
+    monkeypatch.setattr(engine, "TREE_BYTES", 1)  # every file counts as large
+    root = project(tmp_path / "project")
+    index, full = tmp_path / "index", tmp_path / "full"
+    sync(root, index, jobs=1)
+    parsed = []
+    taken = engine._parsed
+    monkeypatch.setattr(engine, "_parsed", lambda text: parsed.append(text) or taken(text))
+    for which, sql in ((4, "SELECT x FROM s.b"), (4, "SELECT x, y FROM s.a"), (0, "SELECT x FROM s.a")):
+        edit(root, which, sql)
+        parsed.clear()
+        assert sync(root, index, jobs=1).path == "sql"
+        assert len(parsed) == 1  # the edited file as it is now; the stored one came from its tree
+        sync(root, full, jobs=1, full=True)
+        assert state(index) == state(full)
+    # A text replaced by a writer that does not know the trees: the stale tree is not used.
+    path = environment_root(index, "t", "prod") / STORE_FILE
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE document_trees SET tree = '{}' WHERE path = 'pipelines/p.yaml'")
+        (text,) = connection.execute("SELECT document FROM documents WHERE path = 'pipelines/p.yaml'").fetchone()
+        connection.execute("UPDATE documents SET document = ? WHERE path = 'pipelines/p.yaml'", (text + "\n",))
+    edit(root, 4, "SELECT y FROM s.a")
+    parsed.clear()
+    assert sync(root, index, jobs=1).path == "sql"
+    assert len(parsed) == 2
+    sync(root, full, jobs=1, full=True)
+    assert state(index) == state(full)
