@@ -320,6 +320,14 @@ class ExpressionLowerer:
                 return found
         return self.literal(node, mode)
 
+    def positional_column(self, node: exp.Expression, mode: Mode) -> Expr:
+        """DuckDB's ``#n``: the n-th column of the FROM clause (positional.py), never a constant."""
+        number = position_of(node)
+        if number is None:
+            raise InvalidStatementError(f"{node.sql(dialect=self.ctx.dialect)}: a column position must be a whole "
+                                        "number", origin=self._near_origin(node))
+        return lower_positional(self, node, number, None, self._near_origin(node), mode)
+
     def _near_origin(self, node: exp.Expression) -> Origin | None:
         """sqlglot keeps no position for ``$x``: the nearest enclosing expression's stands in."""
         origin = self.ctx.origin(node) or self._span(node)
@@ -757,6 +765,7 @@ _HANDLERS: dict[type, object] = {
     exp.Identifier: _L.literal,
     exp.Placeholder: _L.literal,
     exp.Parameter: _L.parameter,
+    exp.PositionalColumn: _L.positional_column,
     exp.SessionParameter: _L.literal,
     exp.Paren: _L.passthrough,
     exp.Alias: _L.passthrough,

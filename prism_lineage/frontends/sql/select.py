@@ -45,6 +45,7 @@ from ...ir.expressions import iter_tree
 from .expressions import ExpressionLowerer, Mode, and_all, function_name
 from . import stars
 from .renaming import is_star, positional_candidates
+from .positional import position_of, positional_name
 from .generators import GeneratedOutput, SelectGenerators, select_outputs
 from .scope import Scope
 
@@ -563,6 +564,11 @@ def _output_name(node: exp.Expression, position: int, state: SelectState) -> str
         return norm.output_name(node.this)
     if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Identifier):
         return norm.output_name(node.expression)
+    if isinstance(node, exp.PositionalColumn) and (number := position_of(node)) is not None:
+        # DuckDB names ``#n`` after the column it stands for.
+        name = positional_name(state.scope, number)
+        if name is not None:
+            return name
     # Engines name unaliased expressions differently (``?column?``, ``_c0``, the text);
     # the expression's own text is the name people recognise.
     return node.sql(dialect=state.ctx.dialect)
@@ -851,9 +857,12 @@ def _select_position(node: exp.Expression, items: list[SelectItem], clause: str,
                      state: SelectState) -> int | Positions | None:
     """``GROUP BY 2`` / ``ORDER BY 2``: the 0-based select item a number names (else None).
     Counted past a star of unknown width, the position is one of several items (Positions)."""
-    if not (isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit()):
+    if clause == "ORDER BY" and isinstance(node, exp.PositionalColumn) and position_of(node) is not None:
+        position = position_of(node)  # DuckDB's ``ORDER BY #2``: the second select item
+    elif not (isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit()):
         return None
-    position = int(node.this)
+    else:
+        position = int(node.this)
     first_star = next((i for i, item in enumerate(items) if _is_star_item(item)), None)
     if first_star is not None and position > first_star + 1:
         candidates = positional_candidates(items, position - 1)
