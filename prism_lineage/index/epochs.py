@@ -109,11 +109,12 @@ BULK_ROWS = 1_000
 
 
 def write_rows(table, rows: Iterable[dict], directory: Path, epoch: int, now, *, always: bool = False,
-               bulk: bool = False) -> Path | None:
+               bulk: bool = False, group_rows: int | None = None) -> Path | None:
     """Write ``rows`` (dicts, built as they are consumed) as ``table``'s file of ``epoch``, each
     row ingested at ``now``: temp file, fsync, rename, as ``write_atomically``.  Nothing is
     written for no rows unless ``always`` (an empty delta that must still write its file).
-    ``bulk``: large row groups may be converted by pyarrow itself (``BULK_ROWS``)."""
+    ``bulk``: large row groups may be converted by pyarrow itself (``BULK_ROWS``).
+    ``group_rows``: rows per row group (default ``CHUNK_ROWS``)."""
     from .arrow_rows import bulk_table
     from .arrow_rows import table as small_table
 
@@ -122,8 +123,9 @@ def write_rows(table, rows: Iterable[dict], directory: Path, epoch: int, now, *,
             return bulk_table(schema, rows, stamp=stamp)
         return small_table(schema, rows, stamp=stamp)
 
+    size = group_rows or CHUNK_ROWS
     iterator = iter(rows)
-    chunk = list(islice(iterator, CHUNK_ROWS))
+    chunk = list(islice(iterator, size))
     if not chunk and not always:
         return None
 
@@ -132,7 +134,7 @@ def write_rows(table, rows: Iterable[dict], directory: Path, epoch: int, now, *,
         with pq.ParquetWriter(temporary, table.schema) as writer:
             while True:
                 writer.write_table(arrow_table(table.schema, chunk, stamp=now))
-                chunk = list(islice(iterator, CHUNK_ROWS))
+                chunk = list(islice(iterator, size))
                 if not chunk:
                     break
 

@@ -15,9 +15,7 @@ CTEs make the graph cyclic; their answers are iterated to a fixed point.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from .edges import Edge, EdgeFields, Link
 from .kinds import Confidence, Relationship, Transformation, strongest, surest, weakest
@@ -91,18 +89,17 @@ def _matched(found: IndirectSources) -> IndirectSources:
     return out
 
 
-@dataclass(slots=True)
-class _Index:
-    value_in: dict[str, list[Edge]]
-    other_in: dict[str, list[Edge]]
-    flow_in: dict[str, list[str]]
-    matched_in: dict[str, list[str]]
+# What flows into one target: (value edges, other edges, "flow" link sources, "matched" link
+# sources), each in the order given.  One dictionary lookup per target instead of four: this
+# is asked for every target of every plan.
+_Inputs = tuple[list[Edge], list[Edge], list[str], list[str]]
+_NO_INPUTS: _Inputs = ((), (), (), ())  # type: ignore[assignment]
 
 
 class EndToEnd:
     """Answers ``value_sources(target)`` and ``indirect_sources(target)`` for one plan."""
 
-    __slots__ = ("_index", "_values", "_indirect", "_active_values", "_active_indirect", "_cyclic", "_previous",
+    __slots__ = ("_inputs", "_values", "_indirect", "_active_values", "_active_indirect", "_cyclic", "_previous",
                  "_known")
 
     def __init__(self, edges: "Sequence[Edge | EdgeFields]", links: list[Link],
@@ -110,18 +107,22 @@ class EndToEnd:
         """``known``: the answers of targets whose edges are not given (value sources and
         indirect sources by target: the rows of a script's table, resolved once for every
         statement that reads them — lineage/through.py)."""
-        value_in: dict[str, list[Edge]] = defaultdict(list)
-        other_in: dict[str, list[Edge]] = defaultdict(list)
-        flow_in: dict[str, list[str]] = defaultdict(list)
-        matched_in: dict[str, list[str]] = defaultdict(list)
+        inputs: dict[str, _Inputs] = {}
+        get = inputs.get
         for edge in edges:
-            (value_in if edge.relationship is _VALUE else other_in)[edge.target].append(edge)
+            target = edge.target
+            entry = get(target)
+            if entry is None:
+                entry = inputs[target] = ([], [], [], [])
+            entry[0 if edge.relationship is _VALUE else 1].append(edge)
         for link in links:
-            if link.kind == "flow":
-                flow_in[link.target].append(link.source)
-            elif link.kind == "matched":
-                matched_in[link.target].append(link.source)
-        self._index = _Index(value_in, other_in, flow_in, matched_in)
+            kind = link.kind
+            if kind == "flow" or kind == "matched":
+                entry = get(link.target)
+                if entry is None:
+                    entry = inputs[link.target] = ([], [], [], [])
+                entry[2 if kind == "flow" else 3].append(link.source)
+        self._inputs = inputs
         self._known = known
         self._values: dict[str, ValueSources] = dict(known[0]) if known else {}
         self._indirect: dict[str, IndirectSources] = dict(known[1]) if known else {}
@@ -187,7 +188,7 @@ class EndToEnd:
             self._cyclic = True
             return self._previous[0].get(target, _EMPTY) if self._previous else _EMPTY
         active.add(target)
-        edges = self._index.value_in.get(target, ())
+        edges = self._inputs.get(target, _NO_INPUTS)[0]
         if len(edges) == 1 and edges[0].transformation is _IDENTITY \
                 and edges[0].confidence is _EXACT and edges[0].reason is None and edges[0].path is None:
             # A pass-through hop (a column read as is): share the source's answer.
@@ -225,23 +226,22 @@ class EndToEnd:
             self._cyclic = True
             return self._previous[1].get(target, _EMPTY) if self._previous else _EMPTY
         active.add(target)
-        index = self._index
-        own = index.other_in.get(target, ())
+        value_in, own, flow_in, matched_in = self._inputs.get(target, _NO_INPUTS)
         # The answers already computed are read straight from the memo (what the call would
         # return first): this loop runs for every value edge of the plan.
         done = self._indirect
         parts: list[IndirectSources] = []
-        for source in index.flow_in.get(target, ()):
+        for source in flow_in:
             part = done.get(source)
             if part is None:
                 part = self.indirect_sources(source)
             if part:
                 parts.append(part)
-        for source in index.matched_in.get(target, ()):
+        for source in matched_in:
             part = _matched(self.indirect_sources(source))
             if part:
                 parts.append(part)
-        for edge in index.value_in.get(target, ()):
+        for edge in value_in:
             source = edge.source
             part = done.get(source)
             if part is None:

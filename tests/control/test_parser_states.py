@@ -184,3 +184,30 @@ def test_the_cli_exits_130_after_an_interrupted_sync_and_says_so(tmp_path, capsy
     code = main(["sync", "--project", str(root), "--index", str(tmp_path / "index"), "--jobs", "1"])
     err = capsys.readouterr().err
     assert code == 130 and "interrupted: what was not read is not read yet" in err
+
+
+def _too_deep(original):
+    def lowered(self, sql, dialect):
+        found = original(self, sql, dialect)  # its tables looked up first
+        if "deep_marker" in sql:
+            raise RecursionError("maximum recursion depth exceeded")
+        return found
+
+    return lowered
+
+
+@pytest.mark.parametrize("timeout", [None, 60.0])
+def test_a_statement_too_deep_for_the_stack_is_refused_alone_whether_or_not_a_time_limit_is_set(
+        tmp_path, monkeypatch, timeout):
+    # Without a time limit a worker hands a whole chunk of statements to the deep-stack thread at
+    # once; with one, each statement on its own. Either way a statement that exhausts the stack is
+    # "Could not be parsed", keeps what it looked up before it failed (so it is read again when that
+    # moves), and the rest is read.
+    monkeypatch.setattr(SqlReader, "_lowered", _too_deep(SqlReader._lowered))  # the workers fork with it
+    root = project(tmp_path, public_sql="SELECT x AS deep_marker FROM p.a")
+    summary = sync(root, tmp_path / "index", jobs=1, statement_timeout=timeout)
+    assert statuses(summary) == {"p.a": None, "p.v": "Could not be parsed", "h.w": None, "p.u": None}
+    [refused] = [read for read in summary.lineage.ledger.values() if read.status is not None]
+    assert [d.resolved for d in refused.dependencies] == ["p.a"]
+    assert summary.failed == 1 and summary.read == 3
+    answers_agree(tmp_path, summary, root)
