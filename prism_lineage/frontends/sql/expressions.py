@@ -320,6 +320,29 @@ class ExpressionLowerer:
                 return found
         return self.literal(node, mode)
 
+    def comprehension(self, node: exp.Expression, mode: Mode) -> Expr:
+        """DuckDB's list comprehension ``[f(x) FOR x IN list IF p(x)]``: like ``list_transform(
+        list_filter(list, x -> p(x)), x -> f(x))`` — the variable is no column (sqlglot leaves it
+        a Column here, where in a lambda it makes it an Identifier: done the same way here)."""
+        variables = {self.ctx.normalizer.part(v).lower() for v in
+                     ([node.expression] + list(node.args.get("position") and [node.args["position"]] or []))
+                     if isinstance(v, exp.Identifier)}
+
+        def bound(part: exp.Expression | None) -> exp.Expression | None:
+            if part is None:
+                return None
+            copy = part.copy()
+            for column in list(copy.find_all(exp.Column)):
+                if not column.table and self.ctx.normalizer.part(column.this).lower() in variables:
+                    if column is copy:
+                        return column.this.copy()
+                    column.replace(column.this.copy())
+            return copy
+
+        parts = [node.args.get("iterator"), bound(node.this), bound(node.args.get("condition"))]
+        args = [self.lower(p, mode) for p in parts if p is not None]
+        return self._call("list_comprehension", args, node)
+
     def positional_column(self, node: exp.Expression, mode: Mode) -> Expr:
         """DuckDB's ``#n``: the n-th column of the FROM clause (positional.py), never a constant."""
         number = position_of(node)
@@ -766,6 +789,7 @@ _HANDLERS: dict[type, object] = {
     exp.Placeholder: _L.literal,
     exp.Parameter: _L.parameter,
     exp.PositionalColumn: _L.positional_column,
+    exp.Comprehension: _L.comprehension,
     exp.SessionParameter: _L.literal,
     exp.Paren: _L.passthrough,
     exp.Alias: _L.passthrough,
