@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..governance.sql_reading import StatementRead, reads_itself, statement_key
+from ..governance.sql_reading import ColumnLink, Dependency, StatementRead, reads_itself, statement_key
 from ..governance.statuses import ParserState, SqlStatus
 from .budget import ReadingBudget, default_jobs  # noqa: F401 - re-exported
 
@@ -178,6 +178,7 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
         return ready
 
     _Worker.configure(ids, declared, functions, budget)
+    shared = _Shared()
     finished = 0
     pool = None
     try:
@@ -196,8 +197,8 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
                     started.update(chunk)
                     pool.submit([payload(i) for i in chunk])
                 for outcomes in pool.results():
-                    for index, read, why in outcomes:
-                        ready.extend(done(tasks[index], read, why))
+                    for index, packed, why in outcomes:
+                        ready.extend(done(tasks[index], shared.read(packed), why))
                         finished += 1
                     if progress is not None:
                         progress(finished, total)
@@ -209,6 +210,53 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
         if pool is not None:
             pool.close()
     return result
+
+
+# --- what travels back from a worker ----------------------------------------------------------------
+
+def pack(read: StatementRead) -> tuple:
+    """A read as plain tuples and strings: what a worker sends back (pickled and unpickled far
+    faster than the dataclasses, and ``_Shared`` rebuilds it sharing what reads repeat)."""
+    return (read.key, None if read.status is None else read.status.value, read.reads,
+            tuple((name, tuple((link.source, link.target, link.relationship, link.transformation, link.confidence)
+                               for link in links)) for name, links in read.columns),
+            read.outputs, tuple((d.address, d.resolved, d.columns) for d in read.dependencies))
+
+
+class _Shared:
+    """Rebuilds packed reads (``pack``), each distinct column link, dependency and name held
+    once for the whole pass: a warehouse's statements repeat the same links (``id`` to ``id``,
+    identity, exact) and look up the same tables with the same columns, and every read would
+    otherwise hold its own copies — most of a full sync's memory at 100,000 assets.  The reads
+    compare equal to the worker's own (frozen dataclasses compare by value)."""
+
+    def __init__(self) -> None:
+        self.links: dict[tuple, ColumnLink] = {}
+        self.dependencies: dict[tuple, Dependency] = {}
+        self.names: dict = {}
+
+    def read(self, packed: tuple) -> StatementRead:
+        key, status, reads, columns, outputs, dependencies = packed
+        links, names = self.links, self.names
+        found_links = []
+        for name, found in columns:
+            shared = []
+            for link in found:
+                one = links.get(link)
+                if one is None:
+                    one = links[link] = ColumnLink(*link)
+                shared.append(one)
+            found_links.append((names.setdefault(name, name), tuple(shared)))
+        shared_dependencies = []
+        for dependency in dependencies:
+            one = self.dependencies.get(dependency)
+            if one is None:
+                one = self.dependencies[dependency] = Dependency(*dependency)
+            shared_dependencies.append(one)
+        return StatementRead(key, None if status is None else SqlStatus(status),
+                             names.setdefault(reads, reads) if reads else (), tuple(found_links),
+                             None if outputs is None else names.setdefault(outputs, outputs),
+                             tuple(shared_dependencies))
 
 
 class _terminating:
@@ -261,6 +309,7 @@ class _Worker:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         gc.freeze()
+        gc.enable()  # the sync pauses the parent's collector; reading SQL leaves cycles (sqlglot's trees)
 
     @classmethod
     def _reader(cls):
@@ -279,11 +328,12 @@ class _Worker:
         return cls.reader
 
     @classmethod
-    def read(cls, chunk) -> list[tuple[int, StatementRead, str | None]]:
+    def read(cls, chunk) -> list[tuple[int, tuple, str | None]]:
         out = []
         for index, key, sql, dialect, columns in chunk:
             cls.extra = columns
-            out.append((index, *cls._read_one(key, sql, dialect)))
+            read, why = cls._read_one(key, sql, dialect)
+            out.append((index, pack(read), why))
         return out
 
     @classmethod
@@ -387,7 +437,7 @@ class _Pool:
             try:
                 return alone.submit(_read_chunk, [statement]).result()
             except BrokenProcessPool:
-                return [(index, StatementRead(key, SqlStatus.NOT_PARSED), "crashed the parser")]
+                return [(index, pack(StatementRead(key, SqlStatus.NOT_PARSED)), "crashed the parser")]
 
     def close(self) -> None:
         for process in list(getattr(self._executor, "_processes", {}).values()):

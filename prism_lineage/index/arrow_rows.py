@@ -34,6 +34,15 @@ def _stamped(kind: pa.DataType, stamp: datetime.datetime, n: int) -> pa.Array:
     return column(kind, [stamp] * n)
 
 
+def bulk_table(schema: pa.Schema, rows: list[dict], *, stamp: datetime.datetime | None = None) -> pa.Table:
+    """``table``, converted by ``pyarrow.array`` (compiled, several times faster on thousands of
+    rows, but it imports pandas on first use: see the module)."""
+    n = len(rows)
+    columns = [pa.array([stamp] * n if stamp is not None and f.name == "ingested_at"
+                        else [row.get(f.name) for row in rows], type=f.type) for f in schema]
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
 def column(kind: pa.DataType, values: list) -> pa.Array:
     n = len(values)
     validity, nulls = _validity(values)

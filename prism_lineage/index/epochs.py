@@ -101,11 +101,26 @@ def _atomically(directory: Path, epoch: int, write) -> Path:
 CHUNK_ROWS = 4_000
 
 
-def write_rows(table, rows: Iterable[dict], directory: Path, epoch: int, now, *, always: bool = False) -> Path | None:
+# A row group at least this large is converted by pyarrow's own (compiled) converter when the
+# caller allows it (``bulk``): about four times faster than ``arrow_rows``, for the price of
+# importing pandas once (pyarrow asks whether its input is a pandas object), which a full sync
+# writing thousands of rows pays gladly and a sync writing a few rows must not.
+BULK_ROWS = 1_000
+
+
+def write_rows(table, rows: Iterable[dict], directory: Path, epoch: int, now, *, always: bool = False,
+               bulk: bool = False) -> Path | None:
     """Write ``rows`` (dicts, built as they are consumed) as ``table``'s file of ``epoch``, each
     row ingested at ``now``: temp file, fsync, rename, as ``write_atomically``.  Nothing is
-    written for no rows unless ``always`` (an empty delta that must still write its file)."""
-    from .arrow_rows import table as arrow_table
+    written for no rows unless ``always`` (an empty delta that must still write its file).
+    ``bulk``: large row groups may be converted by pyarrow itself (``BULK_ROWS``)."""
+    from .arrow_rows import bulk_table
+    from .arrow_rows import table as small_table
+
+    def arrow_table(schema, rows, stamp):
+        if bulk and len(rows) >= BULK_ROWS:
+            return bulk_table(schema, rows, stamp=stamp)
+        return small_table(schema, rows, stamp=stamp)
 
     iterator = iter(rows)
     chunk = list(islice(iterator, CHUNK_ROWS))

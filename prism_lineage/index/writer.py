@@ -109,11 +109,14 @@ class EpochWriter:
 
     def _write_epoch(self, lineage: EnvironmentLineage, epoch: int, current: IndexState | None) -> None:
         from .ledger import statement_groups, statement_rows, tombstone
-        from .state import edge_groups, read_state
+        from .state import IndexState, edge_groups, read_state
 
         now = datetime.datetime.now(datetime.timezone.utc)  # one ingested_at for the whole run
         if current is None or current.statements is None:
-            current = read_state(self.reader)
+            if epochs(self.root / ALIVE.directory):
+                current = read_state(self.reader)
+            else:  # nothing committed: the index holds nothing (no need to open DuckDB to see it)
+                current = IndexState((), {}, {}, {})
         # What differs is found by comparing the rollup's own objects; rows are built for the
         # delta only.
         # Which rows differ is found by comparing the rollup's own objects; the rows themselves
@@ -173,7 +176,8 @@ class EpochWriter:
         return rows
 
     def _write(self, table: IndexTable, rows, epoch: int, now, *, always: bool = False) -> None:
-        write_rows(table, rows, self.root / table.directory, epoch, now, always=always)
+        # A full sync's epoch: its large row groups are worth pyarrow's own converter.
+        write_rows(table, rows, self.root / table.directory, epoch, now, always=always, bulk=True)
 
 
 def _declared(asset: Asset) -> tuple:

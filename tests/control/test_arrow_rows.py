@@ -55,6 +55,8 @@ def test_a_table_from_buffers_is_the_one_from_pylist(case):
     assert built.equals(pa.Table.from_pylist(rows, schema=table.schema))
     stamped = arrow_rows.table(table.schema, rows, stamp=NOW)
     assert stamped.column("ingested_at").to_pylist() == [NOW] * len(rows)
+    # A full sync's large row groups go through pyarrow's own converter: the same table.
+    assert arrow_rows.bulk_table(table.schema, rows, stamp=NOW).equals(stamped)
 
 
 def test_rows_are_written_row_group_by_row_group(tmp_path, monkeypatch):

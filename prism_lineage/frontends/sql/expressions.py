@@ -237,6 +237,10 @@ class ExpressionLowerer:
             finally:
                 self.state.expanding.discard(key)
         if mode is not Mode.ROWS and self.state.aggregate is not None:
+            if self.state.in_having and not node.table:
+                alias = self.state.having_alias(node, resolved, self, mode)
+                if alias is not None:
+                    return alias
             return self.state.aggregate.bare_column(resolved, self)
         return resolved
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 from sqlglot.tokens import TokenType
 
-from ...errors import InvalidStatementError, ParseError, UnknownTableError
+from ...errors import AmbiguousColumnError, InvalidStatementError, ParseError, UnknownTableError
 from ...ir import (
     Aggregate,
     AggregateCall,
@@ -31,14 +31,17 @@ from ...ir import (
     FieldRef,
     Filter,
     Origin,
+    OuterRef,
     Project,
     Relation,
     Sort,
     SortKey,
+    Subquery,
     Window,
     WindowCall,
     field_id,
 )
+from ...ir.expressions import iter_tree
 from .expressions import ExpressionLowerer, Mode, and_all, function_name
 from . import stars
 from .renaming import is_star, positional_candidates
@@ -48,6 +51,11 @@ from .scope import Scope
 if TYPE_CHECKING:
     from .context import LoweringContext
     from .queries import CteEnv, QueryLowerer
+
+# What a bare HAVING name that is a select alias and an ungrouped input column reads, by dialect
+# (``SelectState.having_alias``); other dialects: not known, both.
+_HAVING_READS_ALIAS = frozenset({"duckdb", "mysql"})
+_HAVING_READS_COLUMN = frozenset({"postgres", "tsql", "trino", "presto", "athena", "sqlite"})
 
 # Functions sqlglot does not model as aggregates but engines do.
 _AGGREGATE_NAMES = frozenset(
@@ -180,7 +188,7 @@ class SelectState:
 
     __slots__ = (
         "ctx", "scope", "queries", "env", "aggregate", "windows", "named_windows",
-        "aliases", "expanding", "generators",
+        "aliases", "expanding", "generators", "in_having",
     )
 
     def __init__(self, ctx: "LoweringContext", scope: Scope, queries: "QueryLowerer", env: "CteEnv"):
@@ -194,6 +202,7 @@ class SelectState:
         self.aliases: dict[str, exp.Expression] = {}
         self.expanding: set[str] = set()  # aliases being expanded (no cycles)
         self.generators: SelectGenerators | None = None  # UNNEST, explode … in the select list
+        self.in_having = False  # lowering the HAVING condition (``having_alias``)
 
     def lower_subquery(self, query: exp.Expression) -> Relation:
         return self.queries.lower_query(query, self.scope, self.env)
@@ -228,6 +237,54 @@ class SelectState:
         if found is None or key in self.expanding:
             return None
         return key, found
+
+    def having_alias(self, node: exp.Column, resolved: Expr, lowerer: ExpressionLowerer, mode: Mode) -> Expr | None:
+        """A bare name in HAVING (outside an aggregate) that is a select alias and also resolves
+        to an input column the query does not group by: what the engine reads instead of that
+        column, or None to read the column (field trial 27; specs/aggregate.md rule 7).
+
+        A grouped column is the column everywhere.  An ungrouped one is not a valid reading where
+        HAVING sees select aliases, so DuckDB and MySQL take the alias (MySQL documents it:
+        "preference is given to the column in the GROUP BY", otherwise the alias); engines whose
+        HAVING sees no alias (Postgres, SQL Server, Trino/Presto) or that look at the input's
+        columns first (SQLite) read the column.  Elsewhere which one is not known: both,
+        conservatively.  Over a table without a schema the "column" is only assumed, and the
+        same choice holds (for DuckDB/MySQL the alias whether or not the table has it).
+        """
+        if isinstance(resolved, FieldRef) and resolved.field in self.aggregate.key_by_field:
+            return None
+        dialect = type(self.ctx.dialect).__name__.lower()
+        dialect = None if dialect == "dialect" else dialect
+        if dialect in _HAVING_READS_COLUMN:
+            return None
+        alias = self.alias_expression(node)
+        if alias is None:
+            return None
+        key, expression = alias
+        self.expanding.add(key)
+        try:
+            lowered = lowerer.lower(expression, mode)
+        finally:
+            self.expanding.discard(key)
+        if dialect in _HAVING_READS_ALIAS:
+            return lowered
+        column = self.aggregate.bare_column(resolved, lowerer)
+        fields: list[str] = []
+        for part in (*iter_tree(column), *iter_tree(lowered)):
+            if isinstance(part, (Subquery, OuterRef)):
+                name = node.name
+                raise AmbiguousColumnError(
+                    name, [f"the select item {name} (which holds a subquery)", f"the input column {name} (HAVING in "
+                           f"{dialect or 'this dialect'} may read either)"], self.ctx.origin(node))
+            if isinstance(part, FieldRef):
+                fields.append(part.field)
+            elif isinstance(part, CandidateRef):
+                fields.extend(part.fields)
+        origin = self.ctx.origin(node.this)
+        reason = (f"HAVING {node.name}: {node.name} is both a select alias and a column the query does not group "
+                  f"by; which one {dialect or 'this dialect'} reads is not known, so both are listed")
+        return CandidateRef(self.ctx.ids.new("col", origin), origin, lowered.type, tuple(dict.fromkeys(fields)),
+                            reason)
 
     def window_call(self, node: exp.Window, lowerer: ExpressionLowerer) -> Expr:
         if self.windows is None:
@@ -292,7 +349,13 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
             select_exprs.append(lowerer.lower(item.node, Mode.GROUPS))
 
     having = node.args.get("having")
-    having_expr = lowerer.lower(having.this, Mode.GROUPS) if having is not None else None
+    having_expr = None
+    if having is not None:
+        state.in_having = True
+        try:
+            having_expr = lowerer.lower(having.this, Mode.GROUPS)
+        finally:
+            state.in_having = False
     qualify = node.args.get("qualify")
     qualify_expr = lowerer.lower(qualify.this, Mode.GROUPS) if qualify is not None else None
 
