@@ -184,7 +184,14 @@ CASES = [
          "SELECT s.order_id AS order_id, s.amount AS amount"
          " FROM (SELECT {'order_id': order_id, 'amount': amount} AS s FROM orders)",
          "a struct built in the plan and unnested again: a part read of a computed value lists every input of "
-         "that value, conservatively, never exactly (field trial 12: it was a superset marked exact)"),
+         "that value, conservatively, never exactly (field trial 12: it was a superset marked exact)",
+         differences={name: differ([_s(f"orders.{name}", "value", "identity")],
+                                   [_s("orders.amount", "value", "expression", "conservative"),
+                                    _s("orders.order_id", "value", "expression", "conservative")])
+                      for name in ("order_id", "amount")},
+         why="the SQL twin reads each field of a struct its derived table builds as that field's own value, "
+             "exactly (specs/nested.md 5a); the Polars lowering still lists every input of the struct, "
+             "conservatively (honest, less precise)"),
     Case("struct_and_list_namespaces",
          lambda f: f["events"].select(pl.col("addr").struct.field("city").alias("city"),
                                       pl.col("tags").list.get(0).alias("first_tag"),

@@ -61,7 +61,8 @@ class LoweringContext:
     """Ids, positions, names and findings of one statement being lowered."""
 
     __slots__ = ("ids", "text", "catalog", "normalizer", "dialect", "uncertain", "statement", "functions",
-                 "through_script", "source", "top_queries", "ordering", "missing", "inlining")
+                 "through_script", "source", "top_queries", "ordering", "missing", "inlining",
+                 "constructed")
 
     def __init__(self, *, statement: int, text: SourceText, catalog: Catalog, normalizer: Normalizer, dialect,
                  functions=None, through_script: bool = False, source: str | None = None):
@@ -90,6 +91,9 @@ class LoweringContext:
         # The calls of functions the script defined whose bodies are being inlined, innermost
         # last (routines.py): names in a body are its parameters, not the query's columns.
         self.inlining: list = []
+        # The fields of structs built in derived tables, by the struct field's id: (names, the
+        # derived table's extra fields holding each one's value) — nested.expose_constructed_fields.
+        self.constructed: dict = {}
 
     def result_query(self, node: exp.Expression | None) -> None:
         """``node`` is the query whose rows the statement returns or writes."""

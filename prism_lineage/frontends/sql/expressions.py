@@ -272,8 +272,8 @@ class ExpressionLowerer:
             return None
         refs = tuple(self.scope._ref(f, origin, depth) for _, f in items)
         names = tuple(n for n, _ in items)
-        # No struct type: a field read out of the row later (``(SELECT t AS r …).r.a``) is not
-        # followed to its one column, so it stays conservative, with the reason.
+        # No struct type; its fields are named, so a field read out of it is that column, inline
+        # or through a derived table (``(SELECT t AS r …) d`` then ``d.r.a``: specs/nested.md 5a).
         return Call(self.ctx.ids.new("call", origin), origin, None, "struct", refs, True, names)
 
     def _names_a_variable(self, node: exp.Column) -> bool:
