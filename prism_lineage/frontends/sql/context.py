@@ -117,6 +117,15 @@ class LoweringContext:
             return None
         return self.text.span(start, meta["end"], self.statement)
 
+    def first_origin(self, part: exp.Expression, fallback: exp.Expression) -> Origin | None:
+        """The first position the parser kept inside ``part`` (a clause, which keeps none of its
+        own), else ``fallback``'s: where an error about that clause points."""
+        for child in part.walk():
+            origin = self.origin(child)
+            if origin is not None:
+                return origin
+        return self.origin(fallback)
+
     def join(self, first: Origin | None, last: Origin | None) -> Origin | None:
         return self.text.join(first, last)
 
