@@ -580,6 +580,13 @@ class ExpressionLowerer:
 
     def aggregate_call(self, node: exp.Expression, *, filter_: exp.Expression | None, mode: Mode) -> AggregateCall:
         """The IR call for an aggregate function node, arguments lowered in ``mode``."""
+        split = _if_combinator(node)
+        if split is not None:  # ``COUNT_IF(c)``, ``sumIf(b, c)``: the aggregate FILTER (WHERE c)
+            node, condition = split
+            if filter_ is not None:
+                filter_ = exp.And(this=condition, expression=filter_.this if isinstance(filter_, exp.Where) else filter_)
+            else:
+                filter_ = condition
         name = function_name(node)
         distinct = False
         star = False
@@ -694,6 +701,25 @@ class ExpressionLowerer:
 
     def unsupported_query(self, node: exp.Expression, mode: Mode) -> Expr:
         return self.scalar_subquery(node, mode)
+
+
+def _if_combinator(node: exp.Expression) -> tuple[exp.Expression, exp.Expression] | None:
+    """``COUNT_IF(c)`` (every dialect's COUNTIF / count_if / countIf) and ClickHouse's ``-If``
+    combinator (``sumIf(b, c)``, ``argMaxIf(a, b, c)``: the last argument is the condition) as the
+    base aggregate and its condition: the same meaning as ``COUNT(*) FILTER (WHERE c)``, so the
+    condition is a filter (control), never a value of the aggregate (specs/aggregate.md rule 9)."""
+    if isinstance(node, exp.CountIf) and isinstance(node.this, exp.Expression):
+        base: exp.Expression = exp.Count(this=exp.Star())
+        condition = node.this
+    elif isinstance(node, exp.CombinedAggFunc) and isinstance(node.this, str) and node.this.endswith("If") \
+            and len(node.this) > 2 and len(node.expressions) >= 2:
+        base = exp.Anonymous(this=node.this[:-2], expressions=node.expressions[:-1])
+        condition = node.expressions[-1]
+    else:
+        return None
+    if node._meta:  # the base aggregate stands where the call is written
+        base.meta.update(node._meta)
+    return base, condition
 
 
 # Ordered-set aggregates: in ``f(p) WITHIN GROUP (ORDER BY x)`` the ordered ``x`` is the value
