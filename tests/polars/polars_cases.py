@@ -179,6 +179,16 @@ CASES = [
          lambda f: f["events"].unnest("addr"),
          "SELECT id, tags, addr.city AS city, addr.zip AS zip FROM events",
          "unnest: the struct's fields become columns (nested access)"),
+    Case("unnest_separator",
+         lambda f: f["events"].unnest("addr", separator="_"),
+         "SELECT id, tags, addr.city AS addr_city, addr.zip AS addr_zip FROM events",
+         "unnest with a separator: the fields are named <struct>_<field> (field trial 39: it was refused)"),
+    Case("window_over_column",
+         lambda f: f[o].select("customer_id", pl.col("status").over("customer_id").alias("status"),
+                               pl.col("amount").over("customer_id", order_by="order_id").alias("amount")),
+         None,
+         "a column (no aggregation) inside .over(): its values, laid out per window, are a value source "
+         "(field trial 38: it had none)"),
     Case("unnest_built_struct",
          lambda f: f[o].select(pl.struct("order_id", "amount").alias("s")).unnest("s"),
          "SELECT s.order_id AS order_id, s.amount AS amount"
