@@ -189,6 +189,14 @@ CASES = [
          None,
          "a column (no aggregation) inside .over(): its values, laid out per window, are a value source "
          "(field trial 38: it had none)"),
+    Case("struct_picked_by_aggregate",
+         lambda f: f["events"].group_by("id").agg(
+             pl.col("addr").first(),
+             pl.struct(pl.col("tags").list.len().alias("n"), pl.col("addr").struct.field("zip")).first().alias("s"),
+         ).select("id", pl.col("addr").struct.field("city"), pl.col("s").struct.field("zip")),
+         None,
+         "a part of a struct an aggregation picks whole: of a column's struct, exactly that part; of a struct "
+         "built in the plan, every input of the struct, conservatively (field trial 43: it was exact)"),
     Case("unnest_built_struct",
          lambda f: f[o].select(pl.struct("order_id", "amount").alias("s")).unnest("s"),
          "SELECT s.order_id AS order_id, s.amount AS amount"

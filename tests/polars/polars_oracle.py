@@ -11,8 +11,8 @@ the frame and lists every disagreement:
 * a field whose value sources are all ``identity`` (a column passed on as is) holds copies of a
   column that is not one of them (the wrong column marked exact);
 * with ``supersets=True`` (programs whose data is known to reach every source): a field whose exact
-  value sources are all ``identity`` holds only copies, yet one of its exact sources gave none of
-  them (a superset marked exact). Random programs leave it off: a head, a filter or the nulls of an
+  value sources all pass a value on (identity, aggregate, window, generator, nested access) holds
+  only copies, yet one of its exact sources gave none of them (a superset marked exact). Random programs leave it off: a head, a filter or the nulls of an
   outer join can keep a true source from giving any value.
 
 Computed values (upper-cased strings, sums, counts) are not copies: they name no column and are not
@@ -73,6 +73,8 @@ def _index(tables: dict[str, pl.DataFrame]) -> dict[object, str]:
 
 
 INDEX = _index(data())
+# Transformations that pass a value on as it is (a copy shows where it came from).
+_PICKS = {"identity", "aggregate", "window", "generator", "nested_access"}
 
 
 def _leaves(value: object) -> Iterable[object]:
@@ -106,7 +108,7 @@ def problems(frame: pl.LazyFrame, supersets: bool = True) -> list[str]:
                          f"not among its value sources {sorted(columns)}")
         if values and all(s.transformation == "identity" for s in values) and copied - columns:
             found.append(f"{field.name}: passed on as is from {sorted(columns)} but holds values of {sorted(copied)}")
-        exact_identity = {s.column for s in values if s.confidence == "exact" and s.transformation == "identity"}
+        exact_identity = {s.column for s in values if s.confidence == "exact" and s.transformation in _PICKS}
         if (supersets and only_copies and exact_identity and exact_identity == {s.column for s in values if s.confidence == "exact"}
                 and exact_identity - copied):
             found.append(f"{field.name}: exact source(s) {sorted(exact_identity - copied)} gave none of its values "

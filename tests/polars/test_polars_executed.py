@@ -62,6 +62,14 @@ PROGRAMS = {
     "explode": lambda d: d["t"].group_by("g").agg(pl.col("a"), pl.col("x")).explode(["a", "x"]),
     "unnest": lambda d: d["t"].select(pl.struct("a", "x").alias("s"), "b").unnest("s"),
     "unnest_separator": lambda d: d["t"].select(pl.struct("a", "x").alias("s"), "b").unnest("s", separator="_"),
+    "struct_first_unnest": lambda d: d["t"].group_by("g").agg(pl.struct("a", "x").first().alias("s")).unnest("s"),
+    "struct_list_explode_unnest": lambda d: d["t"].group_by("g").agg(pl.struct("a", "x").alias("s"))
+    .explode("s").unnest("s"),
+    "struct_over_unnest": lambda d: d["t"].select(pl.struct("a", "x").first().over("g").alias("s")).unnest("s"),
+    "struct_list_get_field": lambda d: d["t"].group_by("g").agg(pl.struct("a", "x").alias("s")).select(
+        pl.col("s").list.get(0).struct.field("a")),
+    "struct_column_first_unnest": lambda d: d["t"].with_columns(pl.struct("a", "x").alias("s")).group_by("g").agg(
+        pl.col("s").last()).unnest("s"),
     "struct_field": lambda d: d["t"].select(pl.struct("a", "x").alias("s")).select(pl.col("s").struct.field("x")),
     "concat_vertical": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a").rename({"y": "a", "a": "x"})]),
     "concat_diagonal": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a")], how="diagonal"),

@@ -172,6 +172,15 @@ CASES = [
                                                                     F.size("tags").alias("n_tags")),
          "SELECT addr.city AS city, tags[0] AS first_tag, SIZE(tags) AS n_tags FROM events",
          "struct fields and array elements"),
+    Case("struct_picked_by_aggregate",
+         lambda spark, F, W, sql: spark.read.table("events").groupBy("id").agg(
+             F.first("addr").alias("addr"),
+             F.first(F.struct(F.size("tags").alias("n"), F.col("addr.zip").alias("zip"))).alias("s"),
+         ).select("id", F.col("addr.city").alias("city"), F.col("s.zip").alias("zip")),
+         None,
+         "a part of a struct an aggregate picks whole: of a column's struct, exactly that part; of a struct built "
+         "in the plan, every input of the struct, conservatively (field trial 43: it was exact, with made-up "
+         "paths)"),
     Case("python_udf",
          _udf_case,
          "SELECT order_id, doubled(amount) AS doubled FROM orders",

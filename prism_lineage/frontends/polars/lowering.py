@@ -53,6 +53,7 @@ from ...ir import (
 )
 from ...ir.ingress import IngressOrigin
 from ...ir.opaque import Opaque
+from ..picked import read_picked_parts
 from .errors import InvalidPolarsPlanError
 from .snapshot import NAME_MARK, PExpr, PNode
 from .text import PlanText, function_name, operator
@@ -768,7 +769,7 @@ def _has_agg(e: PExpr) -> bool:
 
 def lower_plan(root: PNode, catalog: Catalog | None, name: str) -> Statement:
     ctx = Context(root, catalog, name)
-    relation = Lowerer(ctx).lower(root)
+    relation = read_picked_parts(Lowerer(ctx).lower(root))
     from ...ir import walk_relations
     from ...ir.expressions import iter_tree
     from ...ir.walk import expressions_of

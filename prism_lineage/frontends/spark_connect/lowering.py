@@ -61,6 +61,7 @@ from ...ir import (
 from ...ir.expressions import iter_tree, selected_by
 from ...ir.ingress import IngressOrigin
 from ...ir.walk import expressions_of
+from ..picked import read_picked_parts
 from .errors import InvalidSparkPlanError
 
 PROTOCOL = "spark_connect"
@@ -1091,7 +1092,7 @@ def lower_plan(plan: Message, catalog: Catalog | None, file: str | None, functio
     else:
         raise InvalidSparkPlanError(which or "plan", "Plan", "only a plan's root relation and its write operation "
                                                              "(saveAsTable, insertInto, save) are read")
-    root = lowered.relation
+    root = read_picked_parts(lowered.relation)
     names = [c.name for c in lowered.cols]
     if list(root.names) != names:
         ctx.enter("root", "Plan", None)
