@@ -295,7 +295,7 @@ class _Importer:
                 else self._sql(uid)
             # The order dbt runs the models in is their refs: each ref is a declared read, so
             # no pipeline-order edge is drawn beside it (depends_on stays empty).
-            assets.append(PipelineAsset(name=node["name"], writes=relation.full_name, sql=sql,
+            assets.append(PipelineAsset(name=_node_name(node), writes=relation.full_name, sql=sql,
                                         dialect=self.dialect, sql_read_from=read_from,
                                         file=node.get("original_file_path"), refs=tuple(self._refs(uid)),
                                         language="python" if python else "sql"))
@@ -315,7 +315,11 @@ class _Importer:
             node = self._node(uid)
             kind = _kind(node)
             rank = RANKS[kind]
-            add(node.get("name"), rank)
+            # A versioned model answers to ``name.vN`` (dbt's own spelling); its bare name is
+            # what ``ref('name')`` means: the latest version (the others by ``name.vN`` only).
+            if _version(node) is None or self._is_latest(node):
+                add(node.get("name"), rank)
+            add(_node_name(node), rank)
             add(uid, rank)
             if kind == _SOURCE:
                 add(f"{node.get('source_name')}.{node.get('name')}", rank)
@@ -326,7 +330,7 @@ class _Importer:
     def _label(self, uid: str) -> str:
         node = self._node(uid)
         kind = _kind(node)
-        name = f"{node.get('source_name')}.{node.get('name')}" if kind == _SOURCE else node.get("name")
+        name = f"{node.get('source_name')}.{node.get('name')}" if kind == _SOURCE else _node_name(node)
         return f"{_LABELS[kind]} {name}"
 
     def _relation_notes(self, relation: _Relation) -> tuple[str, ...]:
@@ -435,7 +439,32 @@ class _Importer:
         prefix = "dbt." if _language(self._node(reader)) == "python" else ""
         if _kind(node) == _SOURCE:
             return f"{prefix}source('{node.get('source_name')}', '{node.get('name')}')"
+        version = _version(node)
+        if version is not None and not self._ref_without_version(reader, node):
+            return f"{prefix}ref('{node.get('name')}', v={_version_text(version)})"
         return f"{prefix}ref('{node.get('name')}')"
+
+    def _ref_without_version(self, reader: str, target: dict) -> bool:
+        """Whether ``reader`` names the versioned model ``target`` by its bare name (``ref('x')``,
+        which is the latest version) rather than with ``v=``: read from the node's ``refs``."""
+        refs = (self._node(reader).get("refs") or []) if reader in self.nodes else []
+        spelled = [r for r in refs if isinstance(r, dict) and r.get("name") == target.get("name")]
+        if any(r.get("version") is not None and str(r["version"]) == str(_version(target)) for r in spelled):
+            return False
+        return self._is_latest(target)
+
+    def _is_latest(self, node: dict) -> bool:
+        """Whether ``node`` is the version ``ref('name')`` resolves to: its ``latest_version``,
+        else (dbt's rule when none is set) the highest version of that name."""
+        version = _version(node)
+        if version is None:
+            return True
+        latest = node.get("latest_version")
+        if latest is None:
+            versions = [_version(n) for n in self.nodes.values()
+                        if n.get("name") == node.get("name") and _kind(n) == _MODEL and _version(n) is not None]
+            latest = max(versions, key=_version_key)
+        return str(latest) == str(version)
 
     def _depends_on(self, uid: str) -> list[str]:
         node = self.nodes.get(uid) or {}
@@ -483,7 +512,7 @@ class _Importer:
 
         def ref(match: re.Match) -> str:
             names = _string_args(match.group(1))
-            target = self._node_named(names[-1]) if names else None
+            target = self._node_named(names[-1], _ref_version(match.group(0))) if names else None
             if target is None:
                 return match.group(0)  # left as written: the reader cannot parse it and says so
             if _materialized(target) == _EPHEMERAL:
@@ -517,10 +546,13 @@ class _Importer:
         visit(uid, (uid,))
         return order
 
-    def _node_named(self, name: str) -> dict | None:
+    def _node_named(self, name: str, version: str | None = None) -> dict | None:
         """The node ``ref(name)`` names: a model, snapshot or seed of that name (dbt's own
-        lookup; names are unique among them within a project)."""
+        lookup; names are unique among them within a project) — of a versioned model, the
+        version asked for (``v=``/``version=``), else the latest."""
         found = [n for n in self.nodes.values() if n.get("name") == name]
+        if any(_version(n) is not None for n in found):
+            found = [n for n in found if (str(_version(n)) == version if version is not None else self._is_latest(n))]
         found.sort(key=lambda n: (RANKS[_kind(n)], n.get("unique_id", "")))
         return found[0] if found else None
 
@@ -594,6 +626,40 @@ def _with_ctes(sql: str, ctes: list[tuple[str, str]], dialect: str | None) -> st
     tree.set("with_", exp.With(expressions=definitions + own,
                                recursive=bool(existing and existing.args.get("recursive"))))
     return tree.sql(dialect=dialect)
+
+
+def _version(node: dict) -> Any:
+    """A versioned model's version (``v:`` in its YAML; a number or text), else None."""
+    return node.get("version") if _kind(node) == _MODEL else None
+
+
+def _version_text(version: Any) -> str:
+    return str(version) if isinstance(version, (int, float)) else repr(str(version))
+
+
+def _version_key(version: Any) -> tuple:
+    """dbt orders versions as numbers where they are numbers, else as text."""
+    try:
+        return (0, float(version), "")
+    except (TypeError, ValueError):
+        return (1, 0.0, str(version))
+
+
+def _node_name(node: dict) -> str:
+    """A node's name as dbt prints and selects it: ``name``, or ``name.vN`` for a versioned model."""
+    version = _version(node)
+    return str(node.get("name")) if version is None else f"{node.get('name')}.v{version}"
+
+
+_REF_VERSION = re.compile(r"\b(?:v|version)\s*=\s*(?:'([^']*)'|\"([^\"]*)\"|([0-9][0-9.]*))")
+
+
+def _ref_version(call: str) -> str | None:
+    """The version a ``ref()`` call asks for (``v=2``, ``version='2'``), else None."""
+    match = _REF_VERSION.search(call)
+    if match is None:
+        return None
+    return next(group for group in match.groups() if group is not None)
 
 
 def _relation(node: dict) -> str:
