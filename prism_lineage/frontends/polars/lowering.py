@@ -209,10 +209,12 @@ class ExprLowerer:
             return self._function(e, origin)
         if kind == "Window":
             return self._window(e, origin)
+        # The condition / keys choose and order the first argument's values (control, through
+        # the registry's polars.* entries; field trial 47).
         if kind == "Filter":
-            return self._call("filter", [e.child("input"), e.child("by")], origin)
+            return self._call("polars.filter", [e.child("input"), e.child("by")], origin)
         if kind == "SortBy":
-            return self._call("sort_by", [e.child("expr"), *e.child_list("by")], origin)
+            return self._call("polars.sort_by", [e.child("expr"), *e.child_list("by")], origin)
         if kind == "Sort":
             return self._call("sort", [e.child("expr")], origin)
         if kind == "Gather":
@@ -245,7 +247,7 @@ class ExprLowerer:
             return NestedAccess(self.ctx.new_id("access", origin), origin, None, base, ("[]",),
                                 dynamic=(self.lower(args[1]),))
         spelled = {"as_struct": "struct", "is_in": "in", "str.to_uppercase": "upper", "str.uppercase": "upper",
-                   "str.to_lowercase": "lower", "str.lowercase": "lower"}.get(name, name)
+                   "str.to_lowercase": "lower", "str.lowercase": "lower", "top_k_by": "polars.top_k_by"}.get(name, name)
         return self._call(spelled, args, origin)
 
     def _agg(self, e: PExpr, origin: Origin | None) -> Expr:
