@@ -204,6 +204,13 @@ CASES = [
          None,
          "a column's values chosen or ordered by others (filter, sort_by, top_k_by): the others are control, not "
          "value sources (field trial 47)"),
+    Case("unpivot",
+         lambda f: f[o].unpivot(on=["status", "amount"], index="order_id", variable_name="field",
+                                value_name="val"),
+         "SELECT order_id, 'status' AS field, status AS val FROM orders UNION ALL "
+         "SELECT order_id, 'amount' AS field, CAST(amount AS VARCHAR) AS val FROM orders",
+         "unpivot: one block of rows per column, stacked; the names carry no data, the values are each column's "
+         "(cast to Polars' common type)"),
     Case("unnest_built_struct",
          lambda f: f[o].select(pl.struct("order_id", "amount").alias("s")).unnest("s"),
          "SELECT s.order_id AS order_id, s.amount AS amount"

@@ -73,6 +73,8 @@ PROGRAMS = {
     "select_filter": lambda d: d["t"].select(pl.col("a").filter(pl.col("b") > 1002)),
     "select_sort_by": lambda d: d["t"].select(pl.col("a").sort_by("b", descending=True), "x"),
     "select_top_k_by": lambda d: d["t"].select(pl.col("a").top_k_by("b", 2)),
+    "unpivot": lambda d: d["t"].unpivot(index="k", on=["a", "x"]),
+    "unpivot_every_other": lambda d: d["t"].select("k", "a", "g").unpivot(index="k"),
     "struct_field": lambda d: d["t"].select(pl.struct("a", "x").alias("s")).select(pl.col("s").struct.field("x")),
     "concat_vertical": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a").rename({"y": "a", "a": "x"})]),
     "concat_diagonal": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a")], how="diagonal"),
