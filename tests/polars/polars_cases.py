@@ -211,6 +211,15 @@ CASES = [
          "SELECT order_id, 'amount' AS field, CAST(amount AS VARCHAR) AS val FROM orders",
          "unpivot: one block of rows per column, stacked; the names carry no data, the values are each column's "
          "(cast to Polars' common type)"),
+    Case("aggregation_in_aggregated_expression",
+         lambda f: f[o].group_by("customer_id").agg((pl.col("amount") - pl.col("amount").mean()).alias("deviation")),
+         None,
+         "an aggregation inside a group's list expression ((amount - amount.mean()) per group): both over the "
+         "group (it was refused with a wrong message)"),
+    Case("explode_expression",
+         lambda f: f["events"].select(pl.col("tags").explode()),
+         None,
+         "explode() as an expression: the list's elements (nested access [], exact; it was refused)"),
     Case("unnest_built_struct",
          lambda f: f[o].select(pl.struct("order_id", "amount").alias("s")).unnest("s"),
          "SELECT s.order_id AS order_id, s.amount AS amount"

@@ -75,6 +75,10 @@ PROGRAMS = {
     "select_top_k_by": lambda d: d["t"].select(pl.col("a").top_k_by("b", 2)),
     "unpivot": lambda d: d["t"].unpivot(index="k", on=["a", "x"]),
     "unpivot_every_other": lambda d: d["t"].select("k", "a", "g").unpivot(index="k"),
+    "agg_row_minus_mean": lambda d: d["t"].group_by("g").agg(pl.col("b") - pl.col("b").mean(), pl.col("a")),
+    "explode_expression": lambda d: d["t"].group_by("g").agg(pl.col("a")).select(pl.col("a").explode()),
+    "list_eval": lambda d: d["t"].group_by("g").agg(pl.col("a")).with_columns(
+        pl.col("a").list.eval(pl.element().str.to_uppercase()).alias("up")),
     "struct_field": lambda d: d["t"].select(pl.struct("a", "x").alias("s")).select(pl.col("s").struct.field("x")),
     "concat_vertical": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a").rename({"y": "a", "a": "x"})]),
     "concat_diagonal": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a")], how="diagonal"),

@@ -71,8 +71,9 @@ _AGGREGATE_NAMES = {"mean": "avg", "std": "stddev", "var": "variance", "implode"
                     "n_unique": "count", "count": "count", "len": "count"}
 _JOIN_KINDS = {"inner": JoinKind.INNER, "left": JoinKind.LEFT, "right": JoinKind.RIGHT, "full": JoinKind.FULL,
                "cross": JoinKind.CROSS, "semi": JoinKind.SEMI, "anti": JoinKind.ANTI}
-_UDF_REASON = ("a Python function (map_elements / map_batches): Polars' plan visitor does not show which columns "
-               "it reads, so it is read as reading every column of its input (conservative)")
+_UDF_REASON = ("a Python function (map_elements / map_batches) or an expression Polars hides (list.eval …): Polars' "
+               "plan visitor does not show which columns it reads, so it is read as reading every column of its input "
+               "(conservative)")
 
 
 @dataclass(slots=True)
@@ -167,6 +168,7 @@ class ExprLowerer:
         self.measures = measures
         self.keys = keys or {}
         self.aggregate = aggregate
+        self.nested = False  # lowering an aggregation's argument inside group_by().agg()
 
     def fail(self, problem: str) -> InvalidPolarsPlanError:
         return InvalidPolarsPlanError(self.node.path, self.node.kind, problem)
@@ -217,6 +219,10 @@ class ExprLowerer:
             return self._call("polars.sort_by", [e.child("expr"), *e.child_list("by")], origin)
         if kind == "Sort":
             return self._call("sort", [e.child("expr")], origin)
+        if kind == "Explode":
+            # ``col("l").explode()`` in a select: the list's elements, one per row.
+            return NestedAccess(self.ctx.new_id("access", origin), origin, None, self.lower(e.child("expr")),
+                                ("[]",))
         if kind == "Gather":
             return self._call("gather", [e.child("expr"), e.child("idx")], origin)
         if kind == "Slice":
@@ -275,18 +281,23 @@ class ExprLowerer:
 
     def _plain(self, e: PExpr) -> Expr:
         """An aggregate's argument: read row by row (columns are not imploded there)."""
-        saved = self.measures
+        saved = self.measures, self.nested
+        # In group_by().agg(), an aggregation inside another's argument (``(b - b.mean()).implode()``)
+        # is over the same group: an aggregate call nested in the argument.
+        self.nested = self.nested or saved[0] is not None
         self.measures = None
         try:
             return self.lower(e)
         finally:
-            self.measures = saved
+            self.measures, self.nested = saved
 
     def _aggregate(self, call: AggregateCall, origin: Origin | None) -> Expr:
         if self.measures is not None:
             return self._measure(call, origin)
+        if self.nested:
+            return call
         if self.windows is None:
-            raise self.fail("an aggregation outside group_by, select or with_columns is not read")
+            raise self.fail("an aggregation here (outside group_by().agg(), select and with_columns) is not read")
         # In select/with_columns beside row-wise expressions: the aggregate of the whole frame,
         # broadcast to every row (SQL's ``SUM(c) OVER ()``).
         return self._windowed(WindowCall(self.ctx.new_id("window_call", origin), origin, None, call), origin)
