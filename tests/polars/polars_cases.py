@@ -220,6 +220,13 @@ CASES = [
          lambda f: f["events"].select(pl.col("tags").explode()),
          None,
          "explode() as an expression: the list's elements (nested access [], exact; it was refused)"),
+    Case("join_asof_layouts",
+         lambda f: f[o].sort("amount").join_asof(
+             f[c].with_columns(pl.col("customer_id").cast(pl.Float64).alias("level")).sort("level"),
+             left_on="amount", right_on="level", by="customer_id", coalesce=False),
+         None,
+         "join_asof keeps the right 'on' key when its name differs (or coalesce=False) and drops the right 'by' "
+         "keys (field trial 50: such plans were refused)"),
     Case("unnest_built_struct",
          lambda f: f[o].select(pl.struct("order_id", "amount").alias("s")).unnest("s"),
          "SELECT s.order_id AS order_id, s.amount AS amount"

@@ -47,6 +47,10 @@ PROGRAMS = {
     "join_suffix": lambda d: d["t"].join(d["u"], on="k", suffix="_u"),
     "join_asof": lambda d: d["t"].with_columns(pl.col("b").alias("o")).sort("o").join_asof(
         d["v"].with_columns((pl.col("b") - 2000).alias("o")).sort("o"), on="o"),
+    "join_asof_other_names": lambda d: d["t"].sort("b").join_asof(
+        d["v"].with_columns((pl.col("b") - 1999).alias("ob")).sort("ob"), left_on="b", right_on="ob"),
+    "join_asof_by_no_coalesce": lambda d: d["t"].with_columns(pl.col("b").alias("o")).sort("o").join_asof(
+        d["v"].with_columns((pl.col("b") - 1999).alias("o")).sort("o"), on="o", by="k", coalesce=False),
     "join_where": lambda d: d["t"].join_where(d["v"], pl.col("b") < pl.col("b_right") - 1999),
     "join_three": lambda d: d["t"].join(d["u"], on="k", how="left").join(d["v"], on="k", how="left"),
     "group_by": lambda d: d["t"].group_by("g").agg(pl.col("a").first(), pl.col("b").sum(), pl.col("x")),

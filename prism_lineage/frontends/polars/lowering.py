@@ -729,6 +729,8 @@ class Lowerer:
         pairs = [(left_lowerer.lower(l), right_lowerer.lower(r)) for l, r in zip(left_on, right_on)]
         key_names = [(l.attrs.get("name"), r.attrs.get("name")) for l, r in zip(left_on, right_on)
                      if l.kind == "Column" and r.kind == "Column"]
+        on_names = list(key_names)
+        by_right: list[str] = []
         if asof:
             by_left = list(how_raw[4] or []) if len(how_raw) > 4 else []
             by_right = list(how_raw[5] or []) if len(how_raw) > 5 else []
@@ -764,6 +766,10 @@ class Lowerer:
         coalesced = coalesce and kind is not JoinKind.CROSS
         left_keys = {l for l, _ in key_names} if coalesced else set()
         right_keys = {r for _, r in key_names} if coalesced else set()
+        if asof:
+            # join_asof drops the right 'by' keys always, the right 'on' key only when coalescing
+            # one of the left's name (a right key of another name stays, where the right puts it).
+            right_keys = set(by_right) | {r for l, r in on_names if coalesce and l == r}
         partner = {l: r for l, r in key_names}
         rf_by_name = {f.name: f for f in rf_fields}
         if coalesced and kind is JoinKind.RIGHT:
