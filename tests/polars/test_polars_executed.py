@@ -83,6 +83,11 @@ PROGRAMS = {
     "explode_expression": lambda d: d["t"].group_by("g").agg(pl.col("a")).select(pl.col("a").explode()),
     "list_eval": lambda d: d["t"].group_by("g").agg(pl.col("a")).with_columns(
         pl.col("a").list.eval(pl.element().str.to_uppercase()).alias("up")),
+    "rolling": lambda d: d["t"].sort("b").rolling("b", period="2i", group_by="g").agg(
+        pl.col("a").last(), pl.col("x"), pl.len()),
+    "group_by_dynamic": lambda d: d["t"].sort("b").group_by_dynamic("b", every="2i", group_by="g").agg(
+        pl.col("a").first(), pl.col("x").max()),
+    "tail": lambda d: d["t"].sort("b").tail(2).select("a", "x"),
     "struct_field": lambda d: d["t"].select(pl.struct("a", "x").alias("s")).select(pl.col("s").struct.field("x")),
     "concat_vertical": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a").rename({"y": "a", "a": "x"})]),
     "concat_diagonal": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a")], how="diagonal"),

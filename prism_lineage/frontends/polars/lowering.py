@@ -169,6 +169,8 @@ class ExprLowerer:
         self.keys = keys or {}
         self.aggregate = aggregate
         self.nested = False  # lowering an aggregation's argument inside group_by().agg()
+        # rolling(): every aggregation is a window over (partition, order) instead of the whole frame
+        self.over: tuple[tuple[Expr, ...], tuple[SortKey, ...]] | None = None
 
     def fail(self, problem: str) -> InvalidPolarsPlanError:
         return InvalidPolarsPlanError(self.node.path, self.node.kind, problem)
@@ -299,8 +301,10 @@ class ExprLowerer:
         if self.windows is None:
             raise self.fail("an aggregation here (outside group_by().agg(), select and with_columns) is not read")
         # In select/with_columns beside row-wise expressions: the aggregate of the whole frame,
-        # broadcast to every row (SQL's ``SUM(c) OVER ()``).
-        return self._windowed(WindowCall(self.ctx.new_id("window_call", origin), origin, None, call), origin)
+        # broadcast to every row (SQL's ``SUM(c) OVER ()``); in rolling(), over each row's window.
+        partition, order = self.over or ((), ())
+        return self._windowed(WindowCall(self.ctx.new_id("window_call", origin), origin, None, call, partition,
+                                         order), origin)
 
     def _measure(self, call: AggregateCall, origin: Origin | None) -> Expr:
         assert self.measures is not None and self.aggregate is not None
@@ -499,32 +503,70 @@ class Lowerer:
         return self._aggregate(node, input_, [], exprs)
 
     def _GroupBy(self, node: PNode, input_: Relation) -> Relation:
-        options = node.attrs.get("options")
-        for option in ("dynamic", "rolling"):
-            if getattr(getattr(options, "value", options), option, None) is not None:
-                raise self.fail(node, f"group_by_{option} is not read by prism_lineage")
         if node.attrs.get("apply"):
             raise self.fail(node, "group_by().map_groups() is not read by prism_lineage")
-        return self._aggregate(node, input_, node.exprs.get("keys", []), node.exprs.get("aggs", []))
+        options = node.attrs.get("options")
+        options = getattr(options, "value", options)
+        rolling, dynamic = getattr(options, "rolling", None), getattr(options, "dynamic", None)
+        if rolling is not None:
+            return self._rolling(node, input_, str(rolling.index_column))
+        extra: list[tuple[str, Expr]] = []
+        if dynamic is not None:
+            # group_by_dynamic: a group per window of the index column (and the group_by keys); the
+            # window's label — and its boundaries, when asked — are computed from the index values.
+            index = str(dynamic.index_column)
+            by_name = {f.name: f for f in input_.fields}
+            if index not in by_name:
+                raise self.fail(node, f"group_by_dynamic's index column {index!r} is not in its input")
+            origin = self.origin(node)
+            names = (["_lower_boundary", "_upper_boundary"] if dynamic.include_boundaries else []) + [index]
+            extra = [(name, Call(self.ctx.new_id("call", origin), origin, None, "dynamic_window",
+                                 tuple(self.refs([by_name[index]], origin)))) for name in names]
+        return self._aggregate(node, input_, node.exprs.get("keys", []), node.exprs.get("aggs", []), extra)
 
-    def _aggregate(self, node: PNode, input_: Relation, keys: list[PExpr], aggs: list[PExpr]) -> Relation:
+    def _rolling(self, node: PNode, input_: Relation, index: str) -> Relation:
+        """``rolling(index_column, period, group_by=…).agg(…)``: for every row, the aggregations over
+        the rows of its group whose index lies in the period before it — window functions
+        partitioned by the group keys and ordered by the index; the row's keys and index as
+        they are."""
+        origin = self.origin(node)
+        by_name = {f.name: f for f in input_.fields}
+        if index not in by_name:
+            raise self.fail(node, f"rolling's index column {index!r} is not in its input")
+        key_lowerer = ExprLowerer(self.ctx, node, input_.fields)
+        keys = node.exprs.get("keys", [])
+        key_exprs = [key_lowerer.lower(k) for k in keys]
+        windows = _Windows(self.ctx, origin)
+        order = (SortKey(self.refs([by_name[index]], origin)[0], False),)
+        lowerer = ExprLowerer(self.ctx, node, input_.fields, windows)
+        lowerer.over = (tuple(key_lowerer.lower(k) for k in keys), order)
+        aggs = node.exprs.get("aggs", [])
+        outputs = [lowerer.lower(a) for a in aggs]
+        base = windows.build(input_)
+        names = [k.output_name or "" for k in keys] + [index] + [a.output_name or "" for a in aggs]
+        return self.project(base, key_exprs + self.refs([by_name[index]], origin) + outputs, names, origin)
+
+    def _aggregate(self, node: PNode, input_: Relation, keys: list[PExpr], aggs: list[PExpr],
+                   extra: Sequence[tuple[str, Expr]] = ()) -> Relation:
         origin = self.origin(node)
         key_lowerer = ExprLowerer(self.ctx, node, input_.fields)
-        key_exprs = [key_lowerer.lower(k) for k in keys]
+        key_exprs = [key_lowerer.lower(k) for k in keys] + [expr for _, expr in extra]
         aggregate_id = self.ctx.new_id("aggregate", origin)
         key_fields = [self.ctx.field(aggregate_id, i, k.output_name or "", None, self.origin(k))
                       for i, k in enumerate(keys)]
+        key_fields += [self.ctx.field(aggregate_id, len(keys) + i, name, None, origin)
+                       for i, (name, _) in enumerate(extra)]
         measures: list[AggregateCall] = []
         lowerer = ExprLowerer(self.ctx, node, input_.fields, measures=measures,
                               keys={k.output_name: f for k, f in zip(keys, key_fields) if k.output_name},
-                              aggregate=(aggregate_id, len(keys)))
+                              aggregate=(aggregate_id, len(key_fields)))
         outputs = [lowerer.lower(a) for a in aggs]
         direct = {o.field: a.output_name for o, a in zip(outputs, aggs) if isinstance(o, FieldRef)}
         measure_fields = []
         for i, call in enumerate(measures):
-            target = field_id(aggregate_id, len(keys) + i)
+            target = field_id(aggregate_id, len(key_fields) + i)
             name = direct.get(target) or f"__measure{i}"
-            measure_fields.append(self.ctx.field(aggregate_id, len(keys) + i, name, None, call.origin))
+            measure_fields.append(self.ctx.field(aggregate_id, len(key_fields) + i, name, None, call.origin))
         aggregate = Aggregate(aggregate_id, origin, input_, tuple(key_exprs), tuple(measures),
                               tuple(key_fields + measure_fields))
         names = [f.name for f in key_fields] + [a.output_name or "" for a in aggs]
@@ -571,7 +613,8 @@ class Lowerer:
     def _Slice(self, node: PNode, input_: Relation) -> Relation:
         offset = node.attrs.get("offset") or 0
         if offset < 0:
-            raise self.fail(node, "a slice from the end (tail, negative offset) is not read by prism_lineage")
+            # tail(n) / a slice from the end: rows chosen by position as head's are (a limit).
+            return self._limit(input_, 0, node.attrs.get("len"), self.origin(node))
         return self._limit(input_, offset, node.attrs.get("len"), self.origin(node))
 
     def _Distinct(self, node: PNode, input_: Relation) -> Relation:
