@@ -127,7 +127,8 @@ def chains(draw) -> pl.LazyFrame:
         strings = [c for c, t in schema.items() if t == pl.String]
         assume(strings)
         op = draw(st.sampled_from(["overwrite", "select", "rename", "join", "group_by", "over", "unique",
-                                   "sort_head", "concat", "struct", "fill_null", "explode"]))
+                                   "sort_head", "concat", "struct", "fill_null", "explode", "unpivot", "rolling",
+                                   "tail", "select_filter"]))
         one = draw(st.sampled_from(strings))
         other = draw(st.sampled_from(strings))
         if op == "overwrite":
@@ -168,6 +169,15 @@ def chains(draw) -> pl.LazyFrame:
                 frame = frame.drop(parts).unnest(f"s{step}")
         elif op == "fill_null":
             frame = frame.with_columns(pl.col(one).fill_null(pl.col(other)))
+        elif op == "unpivot" and one != other and "k" in schema and one != "k" and other != "k":
+            frame = frame.unpivot(index="k", on=[one, other])
+        elif op == "rolling" and schema.get("b") == pl.Int64:
+            frame = frame.sort("b").rolling("b", period=f"{draw(st.integers(1, 3))}i").agg(
+                getattr(pl.col(one), draw(st.sampled_from(["first", "last", "max"])))().alias(f"r{step}"))
+        elif op == "tail":
+            frame = frame.sort(one).tail(draw(st.integers(1, 4)))
+        elif op == "select_filter" and "b" in schema and schema.get("b") == pl.Int64:
+            frame = frame.select(pl.col(one).filter(pl.col("b") > 1001))
         elif op == "explode":
             frame = frame.group_by(one).agg(pl.col(other).alias(f"l{step}")).explode(f"l{step}")
     try:
