@@ -1157,12 +1157,32 @@ class Lowerer:
         input_ = self.input(node, path)
         group_type = node.DESCRIPTOR.fields_by_name["group_type"].enum_type.values_by_number[node.group_type].name
         if group_type == "GROUP_TYPE_PIVOT":
-            raise self.fail(path, "Aggregate", "pivot() is not read by prism_lineage", plan_id)
+            return self._pivot(node, path, plan_id, input_)
         return self.aggregate(node, path, plan_id, input_, list(node.grouping_expressions),
                               list(node.aggregate_expressions), group_type)
 
+    def _pivot(self, node: Message, path: str, plan_id: int | None, input_: Lowered) -> Lowered:
+        """``groupBy(keys).pivot(col, [v1, …]).agg(f1, …)``: per value and aggregate, the aggregate
+        over the group's rows whose pivot column equals the value — ``f FILTER (WHERE col = v)``:
+        control from the pivot column. Columns: the keys, then per value its aggregates, named
+        ``v`` (one aggregate) or ``v_alias`` (several: each must be aliased, as Spark's own names
+        for unnamed ones come from their SQL text)."""
+        values = list(node.pivot.values)
+        if not values:
+            raise self.fail(path, "Aggregate", "pivot() without values: its columns are the pivot column's distinct "
+                                               "values, which only the data knows (list them: pivot(col, [values]))",
+                            plan_id)
+        measures = list(node.aggregate_expressions)
+        if len(measures) > 1 and any(m.WhichOneof("expr_type") != "alias" for m in measures):
+            raise self.fail(path, "Aggregate", "pivot() with several aggregates that are not all aliased: Spark "
+                                               "names their columns from the aggregates' SQL text (alias them)", plan_id)
+        lowered = self.aggregate(node, path, plan_id, input_, list(node.grouping_expressions),
+                                 [m for _ in values for m in measures], None,
+                                 pivot=(node.pivot.col, values, len(measures)))
+        return lowered
+
     def aggregate(self, node: Message, path: str, plan_id: int | None, input_: Lowered, keys: list[Message],
-                  measures: list[Message], group_type: str | None) -> Lowered:
+                  measures: list[Message], group_type: str | None, pivot: tuple | None = None) -> Lowered:
         key_lowerer = self.exprs(path, node, plan_id, input_.cols)
         lowered_keys = []
         for k in keys:
@@ -1178,8 +1198,23 @@ class Lowerer:
                     for f, (_, name, col) in zip(key_fields, lowered_keys)]
         key_by_input = {col.field.id: kf for (_, _, col), kf in zip(lowered_keys, key_fields) if col is not None}
         outputs: list[tuple[Expr, str]] = []
-        for m in measures:
+        for position, m in enumerate(measures):
+            first = len(collector.calls)
             expr, name = lowerer.lower_named(m)
+            if pivot is not None:
+                column, values, width = pivot
+                value = values[position // width]
+                # This value's aggregates: FILTER (WHERE pivot column = value).
+                test = Call(self.ctx.new_id("call"), self.ctx.origin, None, "eq",
+                            (key_lowerer.lower(column), Literal(self.ctx.new_id("literal"), self.ctx.origin, None,
+                                                                str(_literal_text(value)))))
+                for i in range(first, len(collector.calls)):
+                    call = collector.calls[i]
+                    both = test if call.filter is None else Call(self.ctx.new_id("call"), self.ctx.origin, None,
+                                                                 "and", (call.filter, test))
+                    collector.calls[i] = replace(call, filter=both)
+                label = str(_literal_text(value))
+                name = label if width == 1 else f"{label}_{name}"
             outputs.append((_keys_read(expr, key_by_input, lowerer), name))
         measure_fields = []
         direct = {o.field: n for o, n in outputs if isinstance(o, FieldRef)}
