@@ -246,6 +246,12 @@ CASES = [
          lambda f: f[o].sort("amount").tail(3).select("order_id"),
          None,
          "tail: the last rows by position, a limit (it was refused)"),
+    Case("concat_horizontal",
+         lambda f: pl.concat([f[o].select("order_id", "amount"), f[c].select("name", "region")], how="horizontal"),
+         "SELECT o.order_id, o.amount, c.name, c.region FROM (SELECT order_id, amount FROM orders) AS o "
+         "POSITIONAL JOIN (SELECT name, region FROM customers) AS c",
+         "horizontal concat: rows paired by position, no row deciding another's (DuckDB's POSITIONAL JOIN; it was "
+         "refused)"),
     Case("unnest_built_struct",
          lambda f: f[o].select(pl.struct("order_id", "amount").alias("s")).unnest("s"),
          "SELECT s.order_id AS order_id, s.amount AS amount"

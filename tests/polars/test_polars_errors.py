@@ -18,13 +18,13 @@ from prism_lineage.frontends.polars import snapshot  # noqa: E402
 ORDERS = pl.DataFrame({"order_id": [1], "amount": [2.0], "day": [date(2024, 1, 1)]})
 
 
-def test_horizontal_concat_is_refused_naming_the_node() -> None:
-    frame = pl.concat([named("a", ORDERS).select("order_id"), named("b", ORDERS).select("amount")],
-                      how="horizontal")
+def test_an_unread_expression_is_refused_naming_the_node() -> None:
+    frame = named("orders", ORDERS).select(pl.struct("order_id", "amount").struct.with_fields(
+        pl.field("amount").alias("doubled")).alias("s"))
     with pytest.raises(InvalidPolarsPlanError) as caught:
         prism_lineage.explain(frame)
-    assert (caught.value.path, caught.value.node) == ("root", "HConcat")
-    assert str(caught.value).startswith("Polars plan at root (HConcat): horizontal concat")
+    assert (caught.value.path, caught.value.node) == ("root.expr[0]", "StructEval")
+    assert str(caught.value).startswith("Polars plan at root.expr[0] (StructEval): expressions of kind StructEval")
     assert isinstance(caught.value, InvalidStatementError) and caught.value.exit_code == 6
 
 

@@ -92,6 +92,8 @@ PROGRAMS = {
     "concat_vertical": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a").rename({"y": "a", "a": "x"})]),
     "concat_diagonal": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a")], how="diagonal"),
     "concat_align": lambda d: pl.concat([d["t"].select("k", "a"), d["u"].select("k", "y")], how="align"),
+    "concat_horizontal": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y"), d["v"].select("z")],
+                                             how="horizontal"),
     "unique_keep_first": lambda d: d["t"].unique(subset=["g"], keep="first"),
     "top_k": lambda d: d["t"].top_k(2, by="b"),
     "sort_head": lambda d: d["t"].sort("b", descending=True).head(2),

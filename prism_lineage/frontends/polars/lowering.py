@@ -840,7 +840,15 @@ class Lowerer:
         return self.project(join, exprs, names, origin, "join_output")
 
     def _HConcat(self, node: PNode, *inputs: Relation) -> Relation:
-        raise self.fail(node, "horizontal concat (rows paired by position) is not read by prism_lineage")
+        """``concat(how="horizontal")``: the frames side by side, rows paired by position (the
+        shorter padded with nulls) — no row of one decides which rows of another are there, so a
+        join with no condition (DuckDB's ``POSITIONAL JOIN`` reads the same), then the columns."""
+        origin = self.origin(node)
+        relation = inputs[0]
+        for other in inputs[1:]:
+            relation = Join(self.ctx.new_id("join", origin), origin, JoinKind.CROSS, relation, other, None)
+        return self.project(relation, self.refs(relation.fields, origin), [f.name for f in relation.fields], origin,
+                            "join_output")
 
 
 def _reduces(e: PExpr) -> bool:
