@@ -210,6 +210,7 @@ class _Importer:
         self.dialect = dialect
         self._sql_of: dict[str, tuple[str, str, str]] = {}
         self._hook_notes: dict[str, tuple[str, ...]] = {}
+        self._snapshot_notes: dict[str, tuple[str, ...]] = {}
         self.relations = self._relations()
         self.relation_of = {uid: relation for relation in self.relations for uid in relation.members}
         self.written = [self.nodes[r.primary] for r in self.relations if r.primary in self.nodes
@@ -412,7 +413,7 @@ class _Importer:
             return (f"Its raw_code holds Jinja only dbt can render ({left}), and the manifest has no compiled_code, "
                     "so its SQL is not read and what it reads is drawn from its ref() and source() calls alone: "
                     "run 'dbt compile' for its compiled SQL.",)
-        return self._hook_notes.get(uid, ())
+        return (*self._snapshot_notes.get(uid, ()), *self._hook_notes.get(uid, ()))
 
     # --- declared reads, through ephemeral models ---------------------------------------------
 
@@ -518,10 +519,44 @@ class _Importer:
             else:
                 sql, left = self._resolved_raw(uid)
                 found = (sql, RAW, JINJA if left else "sql")
+            if found[2] == "sql" and _kind(node) == _SNAPSHOT:
+                found = (self._as_snapshot(uid, found[0]), *found[1:])
             if found[2] == "sql" and _materialized(node) != _VIEW:
                 found = self._with_hooks(uid, found)
             self._sql_of[uid] = found
         return found
+
+    def _as_snapshot(self, uid: str, sql: str) -> str:
+        """A snapshot's query as the table dbt builds from it (field trial 48): every column
+        of the query, then dbt's own ``dbt_scd_id``, ``dbt_updated_at``, ``dbt_valid_from``,
+        ``dbt_valid_to`` (and ``dbt_is_deleted`` with ``hard_deletes: new_record``), named as
+        ``snapshot_meta_column_names`` says.  Their values come from the ``updated_at`` column
+        (timestamp strategy, or check with ``updated_at`` set), else from the time the snapshot
+        ran; ``dbt_scd_id`` hashes the unique key with it.  Without this a ``select *`` reader
+        lost them, marked exact."""
+        node = self.nodes[uid]
+        config = node.get("config") or {}
+        names = {**_SNAPSHOT_COLUMNS, **{k: v for k, v in (config.get("snapshot_meta_column_names") or {}).items()
+                                         if isinstance(v, str) and v}}
+        updated = config.get("updated_at")
+        stamp = _quoted(updated, self.dialect) if isinstance(updated, str) and updated.strip() \
+            else "CURRENT_TIMESTAMP"
+        keys = config.get("unique_key")
+        keys = [k for k in (keys if isinstance(keys, list) else [keys]) if isinstance(k, str) and k.strip()]
+        hashed = ", ".join([*(f"CAST({_quoted(k, self.dialect)} AS VARCHAR)" for k in keys),
+                            f"CAST({stamp} AS VARCHAR)"])
+        extra = [f"MD5(CONCAT_WS('|', {hashed})) AS {_quoted(names['dbt_scd_id'], self.dialect)}",
+                 *(f"{stamp} AS {_quoted(names[n], self.dialect)}"
+                   for n in ("dbt_updated_at", "dbt_valid_from", "dbt_valid_to"))]
+        if config.get("hard_deletes") == "new_record":
+            extra.append(f"'False' AS {_quoted(names['dbt_is_deleted'], self.dialect)}")
+        query = _TRAILING.sub("", sql)
+        self._snapshot_notes[uid] = (
+            "Read as dbt builds a snapshot: its query's columns, then "
+            + ", ".join(names[n] for n in _SNAPSHOT_COLUMNS if n != "dbt_is_deleted"
+                        or config.get("hard_deletes") == "new_record")
+            + (f" (from {updated})" if stamp != "CURRENT_TIMESTAMP" else " (from the time it ran)") + ".",)
+        return f"SELECT *, {', '.join(extra)}\nFROM (\n{query}\n) AS dbt_snapshot_query"
 
     def _with_hooks(self, uid: str, found: tuple[str, str, str]) -> tuple[str, str, str]:
         """The model's SQL followed by its pre- and post-hooks that may change what its table
@@ -751,6 +786,21 @@ def _ref_version(call: str) -> str | None:
     if match is None:
         return None
     return next(group for group in match.groups() if group is not None)
+
+
+# dbt's own columns of a snapshot's table, by their default names (snapshot_meta_column_names).
+_SNAPSHOT_COLUMNS = {"dbt_scd_id": "dbt_scd_id", "dbt_updated_at": "dbt_updated_at",
+                     "dbt_valid_from": "dbt_valid_from", "dbt_valid_to": "dbt_valid_to",
+                     "dbt_is_deleted": "dbt_is_deleted"}
+_TRAILING = re.compile(r"[\s;]+$")
+
+
+def _quoted(name: str, dialect: str | None) -> str:
+    """A column named in a snapshot's config as SQL: a plain name quoted as the dialect quotes
+    it, anything else (an expression, ``id || '-' || kind``) as written."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        return exp.to_identifier(name, quoted=True).sql(dialect=dialect)
+    return f"({name})"
 
 
 _HOOK_HARMLESS, _HOOK_THIS, _HOOK_OTHER, _HOOK_UNKNOWN = "harmless", "this", "other", "unknown"

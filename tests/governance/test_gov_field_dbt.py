@@ -9,7 +9,10 @@ nodes and sources) and checked against what the built DuckDB warehouse holds.
   `{{ to_money('amount') }}` as a struct literal and answered a column with no source, exact;
 * 42: a pre-/post-hook that writes the model's own table (`update {{ this }} set …`) is read with
   the model's SQL; one that changes nothing a reader sees (COMMENT, ANALYZE, GRANT) is left out;
-  one writing another table is named; one dbt alone can render makes the SQL not read.
+  one writing another table is named; one dbt alone can render makes the SQL not read;
+* 48: a snapshot is read as the table dbt builds — its query's columns then dbt_scd_id,
+  dbt_updated_at, dbt_valid_from, dbt_valid_to (renamed by snapshot_meta_column_names), from
+  updated_at or the time it ran — so a `select *` reader without catalog.json loses none of them.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ TRIALS = ROOT / "tests" / "fixtures" / "trials"
 VERSIONS = TRIALS / "40-dbt-model-versions"
 RAW_JINJA = TRIALS / "41-dbt-raw-jinja"
 HOOKS = TRIALS / "42-dbt-hooks"
+SNAPSHOTS = TRIALS / "48-dbt-snapshots"
 
 
 def answer(capsys, *argv):
@@ -167,3 +171,34 @@ def test_42_a_hook_only_dbt_can_render_makes_the_sql_not_read(capsys):
         "main.audit_log: what it writes there is not drawn.",
         "Its post-hook holds Jinja only dbt can render ({{ audit(this) }}), so what it does to the table cannot "
         "be told: its SQL is not read."]
+
+
+# --- 48 ---------------------------------------------------------------------------------------
+
+# The built warehouse: the snapshot tables hold the query's columns and dbt's four; with the
+# timestamp strategy dbt_updated_at = dbt_valid_from = updated_at (dbt_valid_to: a later
+# version's updated_at, else null); with check they hold the time the snapshot ran.
+META = ["dbt_scd_id", "dbt_updated_at", "dbt_valid_from", "dbt_valid_to"]
+
+
+def test_48_a_star_over_a_timestamp_snapshot_has_every_column(capsys):
+    document = answer(capsys, "lineage", "current_customers", "--project", str(SNAPSHOTS), "--direction", "upstream")
+    assert value_columns(document, "snapshots.customers_ts", "main.current_customers") == sorted(
+        (c, c, "exact") for c in ["id", "email", "updated_at", *META])
+    assert value_columns(document, "main.raw_customers", "snapshots.customers_ts") == sorted([
+        ("id", "id", "exact"), ("email", "email", "exact"), ("updated_at", "updated_at", "exact"),
+        ("id", "dbt_scd_id", "exact"), ("updated_at", "dbt_scd_id", "exact"),
+        ("updated_at", "dbt_updated_at", "exact"), ("updated_at", "dbt_valid_from", "exact"),
+        ("updated_at", "dbt_valid_to", "exact")])
+    snapshot = next(a for a in document["assets"] if a["name"] == "snapshots.customers_ts")
+    assert snapshot["notes"] == ["Read as dbt builds a snapshot: its query's columns, then dbt_scd_id, "
+                                 "dbt_updated_at, dbt_valid_from, dbt_valid_to (from updated_at)."]
+
+
+def test_48_a_check_snapshot_with_renamed_columns(capsys):
+    document = answer(capsys, "lineage", "checked_customers", "--project", str(SNAPSHOTS), "--direction", "upstream")
+    assert value_columns(document, "snapshots.customers_check", "main.checked_customers") == sorted(
+        (c, c, "exact") for c in ["id", "email", "dbt_scd_id", "dbt_updated_at", "dbt_valid_from", "valid_until"])
+    # The check strategy's times come from when the snapshot ran: no column of the query.
+    assert value_columns(document, "main.raw_customers", "snapshots.customers_check") == [
+        ("email", "email", "exact"), ("id", "dbt_scd_id", "exact"), ("id", "id", "exact")]
