@@ -12,7 +12,10 @@ nodes and sources) and checked against what the built DuckDB warehouse holds.
   one writing another table is named; one dbt alone can render makes the SQL not read;
 * 48: a snapshot is read as the table dbt builds — its query's columns then dbt_scd_id,
   dbt_updated_at, dbt_valid_from, dbt_valid_to (renamed by snapshot_meta_column_names), from
-  updated_at or the time it ran — so a `select *` reader without catalog.json loses none of them.
+  updated_at or the time it ran — so a `select *` reader without catalog.json loses none of them;
+* 49: a package's model named like a root model: raw code's `ref('pkg', 'x')` is the package's,
+  `ref('x')` resolves as dbt does (root project first, then the reader's package); declared notes
+  spell the package where the author did.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ VERSIONS = TRIALS / "40-dbt-model-versions"
 RAW_JINJA = TRIALS / "41-dbt-raw-jinja"
 HOOKS = TRIALS / "42-dbt-hooks"
 SNAPSHOTS = TRIALS / "48-dbt-snapshots"
+PACKAGES = TRIALS / "49-dbt-package-names"
 
 
 def answer(capsys, *argv):
@@ -202,3 +206,24 @@ def test_48_a_check_snapshot_with_renamed_columns(capsys):
     # The check strategy's times come from when the snapshot ran: no column of the query.
     assert value_columns(document, "main.raw_customers", "snapshots.customers_check") == [
         ("email", "email", "exact"), ("id", "dbt_scd_id", "exact"), ("id", "id", "exact")]
+
+
+# --- 49 ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("manifest", ["compiled", "raw"])
+def test_49_refs_to_same_named_models_of_packages(tmp_path, capsys, manifest):
+    project = PACKAGES if manifest == "compiled" else raw_code_project(tmp_path, PACKAGES)
+    # The warehouse: pkg_reader.helper_email is the helper package's stg_customers.email,
+    # root_email the root project's; helper_reader (in the package) reads the ROOT's model.
+    document = answer(capsys, "lineage", "pkg_reader", "--project", str(project), "--direction", "upstream")
+    assert value_columns(document, "main_helper.stg_customers", "main.pkg_reader") == [
+        ("customer_id", "customer_id", "exact"), ("email", "helper_email", "exact")]
+    assert value_columns(document, "main.stg_customers", "main.pkg_reader") == [("email", "root_email", "exact")]
+    assert notes(document, "main_helper.stg_customers", "main.pkg_reader") == [
+        "Declared by ref('helper', 'stg_customers') in models/pkg_reader.sql."]
+    assert notes(document, "main.stg_customers", "main.pkg_reader") == [
+        "Declared by ref('stg_customers') in models/pkg_reader.sql."]
+    document = answer(capsys, "lineage", "helper_reader", "--project", str(project), "--direction", "upstream",
+                      "--depth", "1")
+    assert {(e["from_name"], e["mark"]) for e in document["edges"]} == {
+        ("main.stg_customers", "declared"), ("main.stg_customers", "parsed")}
