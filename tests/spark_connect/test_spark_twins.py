@@ -35,6 +35,9 @@ def _forms():
                                 "SELECT t.k AS tk, u.k AS uk, k FROM t FULL JOIN u USING (k)"),
         "using_right_join_left_key": (t.join(u, "k", "right").select(t.k.alias("tk"), "k"),
                                       "SELECT t.k AS tk, k FROM t RIGHT JOIN u USING (k)"),
+        # crossJoin then filter: SQL's FROM a, b WHERE … (the comma-join rule: join lineage)
+        "cross_join_filter": (t.crossJoin(u).filter((t.k == u.k) & (t.b > 1)).select(t.a, u.y),
+                              "SELECT t.a, u.y FROM t, u WHERE t.k = u.k AND t.b > 1"),
         "select_expr_star": (t.selectExpr("*", "a AS a2").select("a2", "b"), "SELECT a AS a2, b FROM t"),
         "select_expr_qualified_star": (t.alias("q").selectExpr("q.*").select("k"), "SELECT k FROM t"),
         "struct_star": (t.select("k", "st.*"), "SELECT k, st.* FROM t"),

@@ -215,6 +215,13 @@ def split_identifier(text: str) -> list[str]:
     return parts
 
 
+@dataclass(slots=True)
+class _Ids:
+    """What ``substrait.joins.place_join_predicates`` asks of a lowerer: its context (ids, origin)."""
+
+    ctx: "Context"
+
+
 class _Windows:
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -975,6 +982,15 @@ class Lowerer:
         input_ = self.input(node, path)
         windows = _Windows(self.ctx)
         predicate = self.exprs(path, node, plan_id, input_.cols, windows=windows).lower(node.condition)
+        if not windows.calls and isinstance(input_.relation, Join):
+            # crossJoin(…).filter(…): SQL's FROM a, b WHERE … — a conjunct relating the crossed
+            # inputs is the join's condition (join lineage), as the SQL and Substrait frontends read it.
+            from ..substrait.joins import place_join_predicates
+
+            joined, rest = place_join_predicates(_Ids(self.ctx), input_.relation, predicate, path)
+            if rest is None:
+                return Lowered(joined, input_.cols)
+            input_, predicate = Lowered(joined, input_.cols), rest
         base = windows.build(input_.relation)
         relation: Relation = Filter(self.ctx.new_id("filter"), self.ctx.origin, base, predicate,
                                     "where" if base is input_.relation else "qualify")
