@@ -70,6 +70,11 @@ PROGRAMS = {
         pl.col("s").list.get(0).struct.field("a")),
     "struct_column_first_unnest": lambda d: d["t"].with_columns(pl.struct("a", "x").alias("s")).group_by("g").agg(
         pl.col("s").last()).unnest("s"),
+    "select_filter": lambda d: d["t"].select(pl.col("a").filter(pl.col("b") > 1002)),
+    "select_sort_by": lambda d: d["t"].select(pl.col("a").sort_by("b", descending=True), "x"),
+    "select_top_k_by": lambda d: d["t"].select(pl.col("a").top_k_by("b", 2)),
+    "unpivot": lambda d: d["t"].unpivot(index="k", on=["a", "x"]),
+    "unpivot_every_other": lambda d: d["t"].select("k", "a", "g").unpivot(index="k"),
     "struct_field": lambda d: d["t"].select(pl.struct("a", "x").alias("s")).select(pl.col("s").struct.field("x")),
     "concat_vertical": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a").rename({"y": "a", "a": "x"})]),
     "concat_diagonal": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a")], how="diagonal"),

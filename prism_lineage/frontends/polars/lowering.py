@@ -209,10 +209,12 @@ class ExprLowerer:
             return self._function(e, origin)
         if kind == "Window":
             return self._window(e, origin)
+        # The condition / keys choose and order the first argument's values (control, through
+        # the registry's polars.* entries; field trial 47).
         if kind == "Filter":
-            return self._call("filter", [e.child("input"), e.child("by")], origin)
+            return self._call("polars.filter", [e.child("input"), e.child("by")], origin)
         if kind == "SortBy":
-            return self._call("sort_by", [e.child("expr"), *e.child_list("by")], origin)
+            return self._call("polars.sort_by", [e.child("expr"), *e.child_list("by")], origin)
         if kind == "Sort":
             return self._call("sort", [e.child("expr")], origin)
         if kind == "Gather":
@@ -245,7 +247,7 @@ class ExprLowerer:
             return NestedAccess(self.ctx.new_id("access", origin), origin, None, base, ("[]",),
                                 dynamic=(self.lower(args[1]),))
         spelled = {"as_struct": "struct", "is_in": "in", "str.to_uppercase": "upper", "str.uppercase": "upper",
-                   "str.to_lowercase": "lower", "str.lowercase": "lower"}.get(name, name)
+                   "str.to_lowercase": "lower", "str.lowercase": "lower", "top_k_by": "polars.top_k_by"}.get(name, name)
         return self._call(spelled, args, origin)
 
     def _agg(self, e: PExpr, origin: Origin | None) -> Expr:
@@ -603,6 +605,9 @@ class Lowerer:
             window = Window(index_id, origin, input_, (call,), (column,))
             return self.project(window, self.refs([column, *input_.fields], origin),
                                 [column.name, *[f.name for f in input_.fields]], origin)
+        if name == "unpivot" and len(function) > 4:
+            return self._unpivot(node, input_, list(function[1]), list(function[2]), str(function[3]),
+                                 str(function[4]), origin)
         if name in ("rename",):
             return self.project(input_, self.refs(input_.fields, origin), [n for n, _ in node.schema], origin)
         # LazyFrame.map_batches and other whole-frame functions: opaque.
@@ -612,6 +617,36 @@ class Lowerer:
         opaque_id = self.ctx.new_id("opaque", origin)
         columns = tuple(self.ctx.field(opaque_id, i, n, t.lower(), origin) for i, (n, t) in enumerate(node.schema))
         return Opaque(opaque_id, origin, f"MapFunction {name}", (input_,), columns, reason)
+
+    def _unpivot(self, node: PNode, input_: Relation, index: list[str], on: list[str], variable: str, value: str,
+                 origin: Origin | None) -> Relation:
+        """``unpivot(on, index=…)`` (``melt``): one block of rows per ``on`` column — ``SELECT index…,
+        'c' AS variable, c AS value`` — stacked as UNION ALL (nulls are kept). ``variable`` holds
+        names (no sources); ``value`` each column's values, cast where Polars casts them to one
+        type."""
+        by_name = {f.name: f for f in input_.fields}
+        missing = [c for c in index + on if c not in by_name]
+        if missing or not on:
+            raise self.fail(node, f"unpivot of columns its input does not have: {', '.join(missing) or '(none)'}")
+        out_type = dict(node.schema).get(value)
+        in_types = dict(node.inputs[0].schema)
+        names = index + [variable, value]
+        relation: Relation | None = None
+        for column in on:
+            read: Expr = self.refs([by_name[column]], origin)[0]
+            if in_types.get(column) != out_type:
+                read = Call(self.ctx.new_id("call", origin), origin, None, "cast", (read,))
+            label = Literal(self.ctx.new_id("literal", origin), origin, None, column)
+            block = self.project(input_, [*self.refs([by_name[c] for c in index], origin), label, read], names,
+                                 origin, "unpivot")
+            if relation is None:
+                relation = block
+                continue
+            set_id = self.ctx.new_id("union", origin)
+            columns = tuple(self.ctx.field(set_id, i, f.name, f.type, origin) for i, f in enumerate(relation.fields))
+            relation = SetOperation(set_id, origin, SetKind.UNION, True, relation, block, columns)
+        assert relation is not None
+        return relation
 
     def _explode(self, node: PNode, input_: Relation, columns: list[str], origin: Origin | None) -> Relation:
         by_name = {f.name: f for f in input_.fields}

@@ -610,6 +610,25 @@ def _constructed_structs(arg: Message) -> list[list[Message]] | None:
     return values if all(len(v) == len(values[0]) for v in values) else None
 
 
+_NUMERIC = ("int", "integer", "bigint", "long", "smallint", "short", "tinyint", "byte", "float", "double", "real",
+            "decimal", "numeric")
+
+
+def _takes(type_: str | None, literal_kind: str | None) -> bool:
+    """Does a column of ``type_`` take a ``df.na`` value of this literal kind (Spark: strings fill
+    string columns, numbers numeric ones, booleans boolean ones)?  Unknown types do."""
+    if not type_ or literal_kind is None:
+        return True
+    base = type_.strip().lower().split("(")[0].split("<")[0]
+    if literal_kind == "string":
+        return base in ("string", "varchar", "char", "text")
+    if literal_kind == "boolean":
+        return base in ("boolean", "bool")
+    if literal_kind in ("integer", "long", "short", "byte", "float", "double", "decimal"):
+        return base in _NUMERIC
+    return True
+
+
 def _is_star_or_one(e: Message) -> bool:
     kind = e.WhichOneof("expr_type")
     if kind == "unresolved_star":
@@ -943,6 +962,106 @@ class Lowerer:
             dropped.add(col.field.id)
         kept = [c for c in input_.cols if c.field.id not in dropped]
         return self.projected(input_, [(r, c.name, c) for r, c in zip(self.refs(kept), kept)])
+
+    def _unpivot(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``unpivot(ids, values, var, val)`` / ``melt``: one block of rows per value column —
+        ``SELECT ids…, 'v' AS var, v AS val`` — stacked (UNION ALL); without values, every column
+        that is not an id. ``var`` holds names (no sources), ``val`` each value column's values."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "Unpivot", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        ids = lowerer.lower_list(node.ids)
+        if node.HasField("values"):
+            values = lowerer.lower_list(node.values.values)
+        else:
+            taken = {c.field.id for _, _, c in ids if c is not None}
+            values = [(r, c.name, c) for r, c in zip(self.refs(input_.cols), input_.cols) if c.field.id not in taken]
+        if not values:
+            raise lowerer.fail("unpivot has no value column")
+        names = [n for _, n, _ in ids] + [node.variable_column_name, node.value_column_name]
+        blocks: list[Relation] = []
+        for expr, name, _ in values:
+            again = [lowerer.lower_list([e])[0][0] for e in node.ids] if blocks else [e for e, _, _ in ids]
+            variable = Literal(self.ctx.new_id("literal"), self.ctx.origin, None, name)
+            blocks.append(self.project(input_.relation, again + [variable, expr], names, "unpivot"))
+        relation = blocks[0]
+        for other in blocks[1:]:
+            set_id = self.ctx.new_id("union")
+            columns = tuple(self.ctx.field(set_id, i, f.name, f.type) for i, f in enumerate(relation.fields))
+            relation = SetOperation(set_id, self.ctx.origin, SetKind.UNION, True, relation, other, columns)
+        return Lowered(relation, [Col(f, f.name) for f in relation.fields])
+
+    # --- df.na: fill, drop, replace ---------------------------------------------------------------
+
+    def _na_targets(self, node: Message, lowerer: "ExprLowerer", input_: Lowered, value: Message | None) -> list[Col]:
+        """The columns a ``df.na`` operation touches: those named, else every column whose type
+        takes ``value`` (a string fills string columns, a number numeric ones — Spark's rule;
+        a column of unknown type is counted in)."""
+        if node.cols:
+            return [lowerer.resolve(name, None)[0] for name in node.cols]
+        return [c for c in input_.cols if value is None or _takes(c.field.type, value.WhichOneof("literal_type"))]
+
+    def _fill_na(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``fillna(v[, subset])`` / ``fillna({c: v})``: each filled column is ``coalesce(c, v)``."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "NAFill", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        values = list(node.values)
+        if not values:
+            raise lowerer.fail("fillna gives no value")
+        targets = self._na_targets(node, lowerer, input_, values[0] if len(values) == 1 else None)
+        if len(values) == 1:
+            values = values * len(targets)
+        elif len(values) != len(targets):
+            raise lowerer.fail(f"fillna names {len(targets)} columns and {len(values)} values")
+        filled = {c.field.id: v for c, v in zip(targets, values)}
+        items: list[tuple[Expr, str, Col | None]] = []
+        for ref, c in zip(self.refs(input_.cols), input_.cols):
+            value = filled.get(c.field.id)
+            if value is None:
+                items.append((ref, c.name, c))
+                continue
+            text = _literal_text(value)
+            literal = Literal(self.ctx.new_id("literal"), self.ctx.origin, None, None if text is None else str(text))
+            items.append((Call(self.ctx.new_id("call"), self.ctx.origin, None, "coalesce", (ref, literal)), c.name,
+                          replace(c, field=c.field)))
+        return self.projected(input_, items)
+
+    def _drop_na(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``dropna(how, thresh, subset)``: a filter on the named (else every) column's nulls:
+        control from each of them."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "NADrop", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        targets = self._na_targets(node, lowerer, input_, None)
+        refs = [FieldRef(self.ctx.new_id("ref"), self.ctx.origin, c.field.type, c.field.id) for c in targets]
+        least = node.min_non_nulls if node.HasField("min_non_nulls") else len(refs)
+        count = Literal(self.ctx.new_id("literal"), self.ctx.origin, None, str(least))
+        predicate = Call(self.ctx.new_id("call"), self.ctx.origin, None, "non_nulls_at_least", (count, *refs))
+        return Lowered(Filter(self.ctx.new_id("filter"), self.ctx.origin, input_.relation, predicate), input_.cols)
+
+    def _replace(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``replace(old, new[, subset])``: each touched column is ``CASE c WHEN old THEN new … ELSE c``
+        — its own value (or a literal): value lineage from it alone."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "NAReplace", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        first = node.replacements[0].old_value if node.replacements else None
+        touched = {c.field.id for c in self._na_targets(node, lowerer, input_, first)}
+        items: list[tuple[Expr, str, Col | None]] = []
+        for ref, c in zip(self.refs(input_.cols), input_.cols):
+            if c.field.id not in touched:
+                items.append((ref, c.name, c))
+                continue
+            args: list[Expr] = [ref]
+            for replacement in node.replacements:
+                for value in (replacement.old_value, replacement.new_value):
+                    text = _literal_text(value)
+                    args.append(Literal(self.ctx.new_id("literal"), self.ctx.origin, None,
+                                        None if text is None else str(text)))
+            items.append((Call(self.ctx.new_id("call"), self.ctx.origin, None, "replace_values", tuple(args)), c.name,
+                          None))
+        return self.projected(input_, items)
 
     def _to_df(self, node: Message, path: str, plan_id: int | None) -> Lowered:
         input_ = self.input(node, path)

@@ -943,6 +943,9 @@ _HANDLERS: dict[type, object] = {
                                      generators.GeneratedOutput)},
 }
 _BY_BASE: tuple[tuple[type, object], ...] = (
+    # Before Func: sqlglot's subclasses of a generator (Spark's ``explode_outer`` is
+    # ``_ExplodeOuter``) are generators too, not functions of one value.
+    (exp.Explode, _L.generator),
     (exp.Binary, _L.binary),
     (exp.Func, _L.function),
 )
