@@ -179,6 +179,24 @@ CASES = [
          lambda f: f["events"].unnest("addr"),
          "SELECT id, tags, addr.city AS city, addr.zip AS zip FROM events",
          "unnest: the struct's fields become columns (nested access)"),
+    Case("unnest_separator",
+         lambda f: f["events"].unnest("addr", separator="_"),
+         "SELECT id, tags, addr.city AS addr_city, addr.zip AS addr_zip FROM events",
+         "unnest with a separator: the fields are named <struct>_<field> (field trial 39: it was refused)"),
+    Case("window_over_column",
+         lambda f: f[o].select("customer_id", pl.col("status").over("customer_id").alias("status"),
+                               pl.col("amount").over("customer_id", order_by="order_id").alias("amount")),
+         None,
+         "a column (no aggregation) inside .over(): its values, laid out per window, are a value source "
+         "(field trial 38: it had none)"),
+    Case("struct_picked_by_aggregate",
+         lambda f: f["events"].group_by("id").agg(
+             pl.col("addr").first(),
+             pl.struct(pl.col("tags").list.len().alias("n"), pl.col("addr").struct.field("zip")).first().alias("s"),
+         ).select("id", pl.col("addr").struct.field("city"), pl.col("s").struct.field("zip")),
+         None,
+         "a part of a struct an aggregation picks whole: of a column's struct, exactly that part; of a struct "
+         "built in the plan, every input of the struct, conservatively (field trial 43: it was exact)"),
     Case("unnest_built_struct",
          lambda f: f[o].select(pl.struct("order_id", "amount").alias("s")).unnest("s"),
          "SELECT s.order_id AS order_id, s.amount AS amount"

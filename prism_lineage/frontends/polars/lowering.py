@@ -53,6 +53,7 @@ from ...ir import (
 )
 from ...ir.ingress import IngressOrigin
 from ...ir.opaque import Opaque
+from ..picked import read_picked_parts
 from .errors import InvalidPolarsPlanError
 from .snapshot import NAME_MARK, PExpr, PNode
 from .text import PlanText, function_name, operator
@@ -313,6 +314,12 @@ class ExprLowerer:
             inner = AggregateCall(self.ctx.new_id("aggregate", f_origin), f_origin, None, "count", (), star=True)
         else:
             inner = self._plain(function)
+            if not isinstance(inner, Call):
+                # ``pl.col("a").over("g")``: a row-wise expression that is not a call (a column,
+                # a struct field …) laid out per window. Its value is the expression's (a value
+                # source); the window rule reads a window function's arguments, so it is wrapped
+                # in a call that passes the value on (field trial 38: the column was lost).
+                inner = Call(self.ctx.new_id("call", origin), origin, None, "over", (inner,))
         call = WindowCall(self.ctx.new_id("window_call", origin), origin, None, inner, partition, keys)
         return self._windowed(call, origin)
 
@@ -585,7 +592,9 @@ class Lowerer:
         if name == "explode":
             return self._explode(node, input_, list(function[1]), origin)
         if name == "unnest":
-            return self._unnest(node, input_, list(function[1]), origin)
+            # unnest("s", separator="_") names the fields "s_a" …: the separator is the third item.
+            separator = function[2] if len(function) > 2 else None
+            return self._unnest(node, input_, list(function[1]), origin, separator)
         if name == "row_index":
             index_id = self.ctx.new_id("window", origin)
             call = WindowCall(self.ctx.new_id("window_call", origin), origin, None,
@@ -618,7 +627,8 @@ class Lowerer:
         layout = [replaced.get(f.name, f) for f in input_.fields]
         return self.project(generator, self.refs(layout, origin), [f.name for f in layout], origin)
 
-    def _unnest(self, node: PNode, input_: Relation, columns: list[str], origin: Origin | None) -> Relation:
+    def _unnest(self, node: PNode, input_: Relation, columns: list[str], origin: Origin | None,
+                separator: str | None = None) -> Relation:
         by_name = {f.name: f for f in input_.fields}
         dtypes = node.inputs[0].dtypes
         exprs: list[Expr] = []
@@ -635,7 +645,7 @@ class Lowerer:
             for inner in fields:
                 base = self.refs([by_name[f.name]], origin)[0]
                 exprs.append(NestedAccess(self.ctx.new_id("access", origin), origin, None, base, (f".{inner.name}",)))
-                names.append(inner.name)
+                names.append(inner.name if separator is None else f"{f.name}{separator}{inner.name}")
         return self.project(input_, exprs, names, origin)
 
     # --- several inputs -----------------------------------------------------------------------
@@ -759,7 +769,7 @@ def _has_agg(e: PExpr) -> bool:
 
 def lower_plan(root: PNode, catalog: Catalog | None, name: str) -> Statement:
     ctx = Context(root, catalog, name)
-    relation = Lowerer(ctx).lower(root)
+    relation = read_picked_parts(Lowerer(ctx).lower(root))
     from ...ir import walk_relations
     from ...ir.expressions import iter_tree
     from ...ir.walk import expressions_of

@@ -35,6 +35,9 @@ from ...ir import (
     Field,
     FieldRef,
     Filter,
+    GeneratedColumn,
+    GeneratedRole,
+    Generator,
     IdAllocator,
     Join,
     JoinKind,
@@ -61,6 +64,8 @@ from ...ir import (
 from ...ir.expressions import iter_tree, selected_by
 from ...ir.ingress import IngressOrigin
 from ...ir.walk import expressions_of
+from ..picked import read_picked_parts
+from ..sql.nested import type_info
 from .errors import InvalidSparkPlanError
 
 PROTOCOL = "spark_connect"
@@ -474,9 +479,14 @@ class ExprLowerer:
         function = _AGGREGATE_NAMES.get(name, name)
         # ``max_by(x, y)``: y orders the values and picks the kept x (specs/aggregate.md rule 4).
         lowered, order_by, limit = selected_by(function, lowered) or (lowered, (), None)
+        filter_ = None
+        if function == "count_if" and len(lowered) == 1:
+            # COUNT(*) FILTER (WHERE c): the condition is a filter, not a value (specs/aggregate.md
+            # rule 9; field trial 45).
+            function, star, filter_, lowered = "count", True, lowered[0], ()
         call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None, function, lowered,
                              distinct=distinct or name in ("count_distinct", "sum_distinct"), star=star,
-                             order_by=order_by, limit=limit)
+                             filter=filter_, order_by=order_by, limit=limit)
         self.saw_aggregate = True
         if self.measures is not None:
             return FieldRef(self.ctx.new_id("ref", self.path), origin, None, self.measures.add(call))
@@ -549,9 +559,12 @@ class ExprLowerer:
             finally:
                 self.measures, self.windows = saved
             args, order_by, limit = selected_by(node.key, args) or (args, (), None)
-            call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None, node.key, args,
-                                 distinct=isinstance(node.this, exp.Distinct), star=star, order_by=order_by,
-                                 limit=limit)
+            function, filter_ = node.key, None
+            if isinstance(node, exp.CountIf) and len(args) == 1:  # COUNT(*) FILTER (WHERE c), as above
+                function, star, filter_, args = "count", True, args[0], ()
+            call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None, function, args,
+                                 distinct=isinstance(node.this, exp.Distinct), star=star, filter=filter_,
+                                 order_by=order_by, limit=limit)
             self.saw_aggregate = True
             if self.measures is not None:
                 return FieldRef(self.ctx.new_id("ref", self.path), origin, None, self.measures.add(call))
@@ -559,6 +572,42 @@ class ExprLowerer:
         name = node.key if not isinstance(node, exp.Anonymous) else str(node.this).lower()
         return Call(self.ctx.new_id("call", self.path), origin, None, name,
                     tuple(self._sqlglot(c, origin) for c in children), known=not isinstance(node, exp.Anonymous))
+
+
+_GENERATORS = frozenset({"explode", "explode_outer", "posexplode", "posexplode_outer", "inline", "inline_outer"})
+
+
+def _generator_at(expressions: list[Message], lowerer: "ExprLowerer") -> int | None:
+    """The position of the one generator of a select list (Spark allows one), or ``None``."""
+    found = []
+    for i, e in enumerate(expressions):
+        if e.WhichOneof("expr_type") == "alias":
+            e = e.alias.expr
+        kind = e.WhichOneof("expr_type")
+        if kind in ("unresolved_function", "call_function") and getattr(e, kind).function_name.lower() in _GENERATORS:
+            found.append(i)
+    if len(found) > 1:
+        raise lowerer.fail("a select with more than one generator (explode, posexplode, inline …): Spark refuses it")
+    return found[0] if found else None
+
+
+def _constructed_structs(arg: Message) -> list[list[Message]] | None:
+    """The structs' values of ``array(struct(…), …)`` written in the plan, each struct as wide
+    as the first; ``None`` for any other argument."""
+    def call(e: Message, name: str) -> Message | None:
+        kind = e.WhichOneof("expr_type")
+        if kind in ("unresolved_function", "call_function") and getattr(e, kind).function_name.lower() == name:
+            return getattr(e, kind)
+        return None
+
+    array = call(arg, "array")
+    if array is None or not array.arguments:
+        return None
+    structs = [call(a, "struct") for a in array.arguments]
+    if any(s is None or not s.arguments for s in structs):
+        return None
+    values = [list(s.arguments) for s in structs]
+    return values if all(len(v) == len(values[0]) for v in values) else None
 
 
 def _is_star_or_one(e: Message) -> bool:
@@ -725,15 +774,82 @@ class Lowerer:
         input_ = self.input(node, path) if node.HasField("input") else self.values([])
         windows = _Windows(self.ctx)
         lowerer = self.exprs(path, node, plan_id, input_.cols, windows=windows)
+        expressions = list(node.expressions)
+        at = _generator_at(expressions, lowerer)
         try:
-            items = lowerer.lower_list(node.expressions)
+            if at is None:
+                items = lowerer.lower_list(expressions)
+            else:
+                items = lowerer.lower_list(expressions[:at])
+                generated = self.generator(expressions[at], lowerer, input_)
+                items += generated + lowerer.lower_list(expressions[at + 1:])
         except InvalidSparkPlanError as error:
             if "outside an aggregation" not in error.problem:
                 raise
             # A select of aggregates only: one row, an aggregate with no keys.
-            return self.aggregate(node, path, plan_id, input_, [], list(node.expressions), None)
+            return self.aggregate(node, path, plan_id, input_, [], expressions, None)
         base = windows.build(input_.relation)
+        if at is not None:
+            base = replace(self._generator, input=base)
         return self.projected(input_, items, base=base)
+
+    def generator(self, e: Message, lowerer: "ExprLowerer", input_: Lowered,
+                  aliases: Sequence[str] = ()) -> list[tuple[Expr, str, Col | None]]:
+        """A generator in a select (``F.explode``, ``posexplode``, ``inline`` and their ``_outer``
+        forms): a ``Generator`` below the projection (kept in ``self._generator``; its input is
+        set by the caller), whose columns are named as Spark names them, or by the aliases given
+        (field trial 44: it was one column of a plain call)."""
+        aliases = list(aliases)
+        origin = _origin_of(e, self.ctx.origin)
+        if e.WhichOneof("expr_type") == "alias":
+            aliases = list(e.alias.name)
+            e = e.alias.expr
+        call = getattr(e, e.WhichOneof("expr_type"))
+        name = call.function_name.lower()
+        function, outer = name.removesuffix("_outer"), name.endswith("_outer")
+        if len(call.arguments) != 1:
+            raise lowerer.fail(f"{name} takes one argument, the plan gives {len(call.arguments)}")
+        arg = call.arguments[0]
+        outputs: list[tuple[str, GeneratedColumn, str | None]] = []
+        args: list[Expr]
+        structs = _constructed_structs(arg) if function == "inline" else None
+        if structs is not None:
+            # inline(array(struct(a AS p, x AS q), …)): column i is field i of every struct.
+            width = len(structs[0])
+            args = [lowerer.lower(value) for struct in structs for value in struct]
+            names = [lowerer.name_of(value) for value in structs[0]]
+            outputs = [(names[i], GeneratedColumn(GeneratedRole.VALUE, tuple(range(i, len(args), width))), None)
+                       for i in range(width)]
+        else:
+            lowered = lowerer.lower(arg)
+            args = [lowered]
+            shape = type_info(lowered.type, "spark")
+            if function == "posexplode":
+                outputs.append(("pos", GeneratedColumn(GeneratedRole.INDEX), "int"))
+            if function == "inline":
+                fields = shape.element().fields()
+                if not fields:
+                    raise lowerer.fail(f"{name} of {lowerer.name_of(arg)}: the fields of its structs are not known "
+                                       "(declare the column's type), so neither are the columns it makes")
+                outputs += [(n, GeneratedColumn(GeneratedRole.ELEMENT, 0, f"[].{n}"), info.sql() if info.known else None)
+                            for n, info in fields]
+            elif shape.kind == "map":
+                outputs += [("key", GeneratedColumn(GeneratedRole.KEY), shape.key().sql() if shape.known else None),
+                            ("value", GeneratedColumn(GeneratedRole.VALUE, 0, "[]"),
+                             shape.value().sql() if shape.known else None)]
+            else:
+                element = shape.element()
+                outputs.append(("col", GeneratedColumn(GeneratedRole.ELEMENT, 0, "[]"),
+                                element.sql() if element.known else None))
+        if aliases and len(aliases) != len(outputs):
+            raise lowerer.fail(f"{name} makes {len(outputs)} columns, the alias names {len(aliases)}")
+        names = aliases or [n for n, _, _ in outputs]
+        generator_id = self.ctx.new_id("generator")
+        columns = tuple(self.ctx.field(generator_id, i, n, t, origin) for i, (n, (_, _, t)) in
+                        enumerate(zip(names, outputs)))
+        self._generator = Generator(generator_id, origin, input_.relation, function, tuple(args), columns,
+                                    tuple(o for _, o, _ in outputs), outer)
+        return [(FieldRef(self.ctx.new_id("ref"), origin, c.type, c.id), c.name, None) for c in columns]
 
     def _filter(self, node: Message, path: str, plan_id: int | None) -> Lowered:
         input_ = self.input(node, path)
@@ -786,17 +902,27 @@ class Lowerer:
         lowerer = self.exprs(path, node, plan_id, input_.cols, windows=windows)
         items: list[tuple[Expr, str, Col | None]] = [(r, c.name, c) for r, c in zip(self.refs(input_.cols),
                                                                                       input_.cols)]
+        generated = None
         for alias in node.aliases:
             if len(alias.name) != 1:
                 raise lowerer.fail("withColumns with a multi-column alias is not read")
             name = alias.name[0]
-            expr = lowerer.lower(alias.expr)
+            if _generator_at([alias.expr], lowerer) is not None:
+                if generated is not None:
+                    raise lowerer.fail("withColumns with more than one generator (explode …): Spark refuses it")
+                generated = self.generator(alias.expr, lowerer, input_, [name])
+                expr = generated[0][0]
+            else:
+                expr = lowerer.lower(alias.expr)
             position = next((i for i, (_, n, _) in enumerate(items) if n.lower() == name.lower()), None)
             if position is None:
                 items.append((expr, name, None))
             else:
                 items[position] = (expr, name, None)
-        return self.projected(input_, items, base=windows.build(input_.relation))
+        base = windows.build(input_.relation)
+        if generated is not None:
+            base = replace(self._generator, input=base)
+        return self.projected(input_, items, base=base)
 
     def _with_columns_renamed(self, node: Message, path: str, plan_id: int | None) -> Lowered:
         input_ = self.input(node, path)
@@ -1091,7 +1217,7 @@ def lower_plan(plan: Message, catalog: Catalog | None, file: str | None, functio
     else:
         raise InvalidSparkPlanError(which or "plan", "Plan", "only a plan's root relation and its write operation "
                                                              "(saveAsTable, insertInto, save) are read")
-    root = lowered.relation
+    root = read_picked_parts(lowered.relation)
     names = [c.name for c in lowered.cols]
     if list(root.names) != names:
         ctx.enter("root", "Plan", None)

@@ -543,8 +543,22 @@ def from_item(queries, item: exp.Expression, scope, env, alias: str | None, colu
     relation, outputs = build(form, args, column_aliases, None, origin, ctx)
     columns = [(o.name, f) for o, f in zip(outputs, relation.columns)]
     source = Source(name or "", name or form.function, relation.id, columns, aliased=True,
-                    unstarred=frozenset(o.name.lower() for o in outputs if not o.starred))
+                    unstarred=frozenset(o.name.lower() for o in outputs if not o.starred),
+                    fields_of=_undeclared_elements(form, args, outputs, relation, ctx))
     return (lambda: relation), [source]
+
+
+def _undeclared_elements(form: Form, args: list[Expr], outputs: list[Output], relation: Relation,
+                         ctx: "LoweringContext") -> Field | None:
+    """BigQuery: the element column of ``UNNEST(a)`` when the elements' type is not known, so a
+    name the query reads from it may be a field of a struct element (``SELECT duration_ms FROM
+    t, UNNEST(t.jobs)``).  ``None`` elsewhere, and when the type says what the columns are."""
+    if form.function != "unnest" or _dialect(ctx) != "bigquery" or len(args) != 1:
+        return None
+    element = type_info(args[0].type, "bigquery").element()
+    if element.kind not in ("unknown", "struct") or element.fields():
+        return None
+    return next((f for o, f in zip(outputs, relation.columns) if o.column.path == "[]"), None)
 
 
 # --- generators in a select list -------------------------------------------------------------------

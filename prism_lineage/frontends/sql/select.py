@@ -107,8 +107,12 @@ class AggregateState:
         return index
 
     def match_key(self, node: exp.Expression) -> Field | None:
-        """A key written again after GROUP BY (``GROUP BY a + 1 … SELECT a + 1``)."""
-        if not self.complex_keys or isinstance(node, (exp.Column, exp.Literal)):
+        """A key written again after GROUP BY (``GROUP BY a + 1 … SELECT a + 1``; also a struct
+        field, ``GROUP BY project.name … SELECT project.name``, which sqlglot parses as a
+        qualified column — a real ``t.a`` lowers to a plain field and is never a complex key)."""
+        if not self.complex_keys or type(node) is exp.Literal:
+            return None
+        if type(node) is exp.Column and node.args.get("table") is None:
             return None
         return self.complex_keys.get(node)
 
