@@ -115,7 +115,7 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
         else:
             declared, by = [[name, DECLARED_READ_NOTE, None] for name in view.reads], "reads"
         statements.append((view.full_name, view.sql, view.dialect or env.dialect, "view", view.file,
-                           view.sql_read_from, json.dumps(declared, ensure_ascii=False), by, "sql"))
+                           view.sql_read_from, json.dumps(declared, ensure_ascii=False), by, view.language))
     for pipeline in env.pipelines:
         for asset in pipeline.assets:
             if asset.writes in lineage.by_name:

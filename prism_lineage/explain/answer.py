@@ -10,7 +10,7 @@ from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship
 from ..lineage.kinds import strongest, surest
 from ..lineage.paths import SEPARATOR, UNKNOWN_PART, covers, split, unsealed
 from ..lineage.through import ScriptSummaries
-from .models import FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
+from .models import FieldAnswer, SourceColumn, StatementAnswer, UncertainItem, new_field_answer, new_uncertain_item
 
 
 # Answers repeat the same sources across fields and statements (every field of a query shares
@@ -68,7 +68,7 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
             return
         if (field, reason) not in seen_uncertain:
             seen_uncertain.add((field, reason))
-            uncertain.append(UncertainItem.model_construct(field=field, reason=reason))
+            uncertain.append(new_uncertain_item(field, reason))
 
     root = statement.root
     # What the frontend found uncertain about a field that is not an output (a ``*`` inside a
@@ -98,7 +98,7 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
             indirect_part, indirect_notes = cached
             for reason in value_notes + indirect_notes:
                 note(name, reason)
-            fields.append(FieldAnswer.model_construct(name=name, sources=value_part + indirect_part))
+            fields.append(new_field_answer(name, value_part + indirect_part))
     rows = None
     if isinstance(root, Modify):
         indirect = graph.end_to_end.indirect_sources(root.rows_id)

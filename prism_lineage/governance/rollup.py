@@ -398,7 +398,7 @@ class _Builder:
             else:
                 declared, by = tuple((name, DECLARED_READ_NOTE, None) for name in view.reads), "reads"
             yield _Statement(view.full_name, view.sql, view.dialect or self.env.dialect, Via.VIEW, view.file,
-                             view.sql_read_from, declared, by)
+                             view.sql_read_from, declared, by, view.language)
         for pipeline in self.env.pipelines:
             for asset in pipeline.assets:
                 if asset.writes not in self.ids:

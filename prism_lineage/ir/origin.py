@@ -125,3 +125,24 @@ class SourceText:
             return first
         return tuple.__new__(Origin, (min(first_start, last_start), max(first_end, last_end), first[2], self.file,
                                       self, None, None, None, None))
+
+    def join_all(self, first: Origin | None, others: list) -> Origin | None:
+        """``join`` of ``first`` with each of ``others`` in turn (``None`` entries skipped), in
+        one pass: ``first`` itself (or the first origin given) when it covers the others, else
+        one new span from the earliest start to the latest end, as the joins in turn give."""
+        start = end = None
+        for other in others:
+            if other is None:
+                continue
+            if first is None:
+                first = other
+                continue
+            if start is None:
+                start, end = first[0], first[1]
+            if other[0] < start:
+                start = other[0]
+            if other[1] > end:
+                end = other[1]
+        if start is None or (start == first[0] and end == first[1]):
+            return first
+        return tuple.__new__(Origin, (start, end, first[2], self.file, self, None, None, None, None))

@@ -179,6 +179,38 @@ CASES = [
          lambda f: f["events"].unnest("addr"),
          "SELECT id, tags, addr.city AS city, addr.zip AS zip FROM events",
          "unnest: the struct's fields become columns (nested access)"),
+    Case("unnest_separator",
+         lambda f: f["events"].unnest("addr", separator="_"),
+         "SELECT id, tags, addr.city AS addr_city, addr.zip AS addr_zip FROM events",
+         "unnest with a separator: the fields are named <struct>_<field> (field trial 39: it was refused)"),
+    Case("window_over_column",
+         lambda f: f[o].select("customer_id", pl.col("status").over("customer_id").alias("status"),
+                               pl.col("amount").over("customer_id", order_by="order_id").alias("amount")),
+         None,
+         "a column (no aggregation) inside .over(): its values, laid out per window, are a value source "
+         "(field trial 38: it had none)"),
+    Case("struct_picked_by_aggregate",
+         lambda f: f["events"].group_by("id").agg(
+             pl.col("addr").first(),
+             pl.struct(pl.col("tags").list.len().alias("n"), pl.col("addr").struct.field("zip")).first().alias("s"),
+         ).select("id", pl.col("addr").struct.field("city"), pl.col("s").struct.field("zip")),
+         None,
+         "a part of a struct an aggregation picks whole: of a column's struct, exactly that part; of a struct "
+         "built in the plan, every input of the struct, conservatively (field trial 43: it was exact)"),
+    Case("selecting_expressions",
+         lambda f: f[o].select(pl.col("order_id").filter(pl.col("status") == "paid").alias("paid_order"),
+                               pl.col("amount").sort_by("customer_id").alias("by_customer"),
+                               pl.col("order_id").top_k_by("amount", 1).alias("top")).head(1),
+         None,
+         "a column's values chosen or ordered by others (filter, sort_by, top_k_by): the others are control, not "
+         "value sources (field trial 47)"),
+    Case("unpivot",
+         lambda f: f[o].unpivot(on=["status", "amount"], index="order_id", variable_name="field",
+                                value_name="val"),
+         "SELECT order_id, 'status' AS field, status AS val FROM orders UNION ALL "
+         "SELECT order_id, 'amount' AS field, CAST(amount AS VARCHAR) AS val FROM orders",
+         "unpivot: one block of rows per column, stacked; the names carry no data, the values are each column's "
+         "(cast to Polars' common type)"),
     Case("unnest_built_struct",
          lambda f: f[o].select(pl.struct("order_id", "amount").alias("s")).unnest("s"),
          "SELECT s.order_id AS order_id, s.amount AS amount"

@@ -122,9 +122,9 @@ def test_a_column_of_another_dataframe_is_refused() -> None:
 
 
 def test_an_unread_relation_is_named() -> None:
-    frame = session().read.table("orders").unpivot(["order_id"], ["amount"], "k", "v")
-    with pytest.raises(InvalidSparkPlanError, match=r"at root\.unpivot \(Unpivot, plan_id \d+\): relations of kind "
-                                                    r"unpivot \(Unpivot\) are not read"):
+    frame = session().read.table("orders").describe("amount")
+    with pytest.raises(InvalidSparkPlanError, match=r"at root\.describe \(StatDescribe, plan_id \d+\): relations of "
+                                                    r"kind describe \(StatDescribe\) are not read"):
         explain(frame)
 
 

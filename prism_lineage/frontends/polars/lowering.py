@@ -53,6 +53,7 @@ from ...ir import (
 )
 from ...ir.ingress import IngressOrigin
 from ...ir.opaque import Opaque
+from ..picked import read_picked_parts
 from .errors import InvalidPolarsPlanError
 from .snapshot import NAME_MARK, PExpr, PNode
 from .text import PlanText, function_name, operator
@@ -208,10 +209,12 @@ class ExprLowerer:
             return self._function(e, origin)
         if kind == "Window":
             return self._window(e, origin)
+        # The condition / keys choose and order the first argument's values (control, through
+        # the registry's polars.* entries; field trial 47).
         if kind == "Filter":
-            return self._call("filter", [e.child("input"), e.child("by")], origin)
+            return self._call("polars.filter", [e.child("input"), e.child("by")], origin)
         if kind == "SortBy":
-            return self._call("sort_by", [e.child("expr"), *e.child_list("by")], origin)
+            return self._call("polars.sort_by", [e.child("expr"), *e.child_list("by")], origin)
         if kind == "Sort":
             return self._call("sort", [e.child("expr")], origin)
         if kind == "Gather":
@@ -244,7 +247,7 @@ class ExprLowerer:
             return NestedAccess(self.ctx.new_id("access", origin), origin, None, base, ("[]",),
                                 dynamic=(self.lower(args[1]),))
         spelled = {"as_struct": "struct", "is_in": "in", "str.to_uppercase": "upper", "str.uppercase": "upper",
-                   "str.to_lowercase": "lower", "str.lowercase": "lower"}.get(name, name)
+                   "str.to_lowercase": "lower", "str.lowercase": "lower", "top_k_by": "polars.top_k_by"}.get(name, name)
         return self._call(spelled, args, origin)
 
     def _agg(self, e: PExpr, origin: Origin | None) -> Expr:
@@ -313,6 +316,12 @@ class ExprLowerer:
             inner = AggregateCall(self.ctx.new_id("aggregate", f_origin), f_origin, None, "count", (), star=True)
         else:
             inner = self._plain(function)
+            if not isinstance(inner, Call):
+                # ``pl.col("a").over("g")``: a row-wise expression that is not a call (a column,
+                # a struct field …) laid out per window. Its value is the expression's (a value
+                # source); the window rule reads a window function's arguments, so it is wrapped
+                # in a call that passes the value on (field trial 38: the column was lost).
+                inner = Call(self.ctx.new_id("call", origin), origin, None, "over", (inner,))
         call = WindowCall(self.ctx.new_id("window_call", origin), origin, None, inner, partition, keys)
         return self._windowed(call, origin)
 
@@ -585,7 +594,9 @@ class Lowerer:
         if name == "explode":
             return self._explode(node, input_, list(function[1]), origin)
         if name == "unnest":
-            return self._unnest(node, input_, list(function[1]), origin)
+            # unnest("s", separator="_") names the fields "s_a" …: the separator is the third item.
+            separator = function[2] if len(function) > 2 else None
+            return self._unnest(node, input_, list(function[1]), origin, separator)
         if name == "row_index":
             index_id = self.ctx.new_id("window", origin)
             call = WindowCall(self.ctx.new_id("window_call", origin), origin, None,
@@ -594,6 +605,9 @@ class Lowerer:
             window = Window(index_id, origin, input_, (call,), (column,))
             return self.project(window, self.refs([column, *input_.fields], origin),
                                 [column.name, *[f.name for f in input_.fields]], origin)
+        if name == "unpivot" and len(function) > 4:
+            return self._unpivot(node, input_, list(function[1]), list(function[2]), str(function[3]),
+                                 str(function[4]), origin)
         if name in ("rename",):
             return self.project(input_, self.refs(input_.fields, origin), [n for n, _ in node.schema], origin)
         # LazyFrame.map_batches and other whole-frame functions: opaque.
@@ -603,6 +617,36 @@ class Lowerer:
         opaque_id = self.ctx.new_id("opaque", origin)
         columns = tuple(self.ctx.field(opaque_id, i, n, t.lower(), origin) for i, (n, t) in enumerate(node.schema))
         return Opaque(opaque_id, origin, f"MapFunction {name}", (input_,), columns, reason)
+
+    def _unpivot(self, node: PNode, input_: Relation, index: list[str], on: list[str], variable: str, value: str,
+                 origin: Origin | None) -> Relation:
+        """``unpivot(on, index=…)`` (``melt``): one block of rows per ``on`` column — ``SELECT index…,
+        'c' AS variable, c AS value`` — stacked as UNION ALL (nulls are kept). ``variable`` holds
+        names (no sources); ``value`` each column's values, cast where Polars casts them to one
+        type."""
+        by_name = {f.name: f for f in input_.fields}
+        missing = [c for c in index + on if c not in by_name]
+        if missing or not on:
+            raise self.fail(node, f"unpivot of columns its input does not have: {', '.join(missing) or '(none)'}")
+        out_type = dict(node.schema).get(value)
+        in_types = dict(node.inputs[0].schema)
+        names = index + [variable, value]
+        relation: Relation | None = None
+        for column in on:
+            read: Expr = self.refs([by_name[column]], origin)[0]
+            if in_types.get(column) != out_type:
+                read = Call(self.ctx.new_id("call", origin), origin, None, "cast", (read,))
+            label = Literal(self.ctx.new_id("literal", origin), origin, None, column)
+            block = self.project(input_, [*self.refs([by_name[c] for c in index], origin), label, read], names,
+                                 origin, "unpivot")
+            if relation is None:
+                relation = block
+                continue
+            set_id = self.ctx.new_id("union", origin)
+            columns = tuple(self.ctx.field(set_id, i, f.name, f.type, origin) for i, f in enumerate(relation.fields))
+            relation = SetOperation(set_id, origin, SetKind.UNION, True, relation, block, columns)
+        assert relation is not None
+        return relation
 
     def _explode(self, node: PNode, input_: Relation, columns: list[str], origin: Origin | None) -> Relation:
         by_name = {f.name: f for f in input_.fields}
@@ -618,7 +662,8 @@ class Lowerer:
         layout = [replaced.get(f.name, f) for f in input_.fields]
         return self.project(generator, self.refs(layout, origin), [f.name for f in layout], origin)
 
-    def _unnest(self, node: PNode, input_: Relation, columns: list[str], origin: Origin | None) -> Relation:
+    def _unnest(self, node: PNode, input_: Relation, columns: list[str], origin: Origin | None,
+                separator: str | None = None) -> Relation:
         by_name = {f.name: f for f in input_.fields}
         dtypes = node.inputs[0].dtypes
         exprs: list[Expr] = []
@@ -635,7 +680,7 @@ class Lowerer:
             for inner in fields:
                 base = self.refs([by_name[f.name]], origin)[0]
                 exprs.append(NestedAccess(self.ctx.new_id("access", origin), origin, None, base, (f".{inner.name}",)))
-                names.append(inner.name)
+                names.append(inner.name if separator is None else f"{f.name}{separator}{inner.name}")
         return self.project(input_, exprs, names, origin)
 
     # --- several inputs -----------------------------------------------------------------------
@@ -759,7 +804,7 @@ def _has_agg(e: PExpr) -> bool:
 
 def lower_plan(root: PNode, catalog: Catalog | None, name: str) -> Statement:
     ctx = Context(root, catalog, name)
-    relation = Lowerer(ctx).lower(root)
+    relation = read_picked_parts(Lowerer(ctx).lower(root))
     from ...ir import walk_relations
     from ...ir.expressions import iter_tree
     from ...ir.walk import expressions_of

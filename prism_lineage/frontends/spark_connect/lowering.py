@@ -35,6 +35,9 @@ from ...ir import (
     Field,
     FieldRef,
     Filter,
+    GeneratedColumn,
+    GeneratedRole,
+    Generator,
     IdAllocator,
     Join,
     JoinKind,
@@ -61,6 +64,8 @@ from ...ir import (
 from ...ir.expressions import iter_tree, selected_by
 from ...ir.ingress import IngressOrigin
 from ...ir.walk import expressions_of
+from ..picked import read_picked_parts
+from ..sql.nested import type_info
 from .errors import InvalidSparkPlanError
 
 PROTOCOL = "spark_connect"
@@ -474,9 +479,14 @@ class ExprLowerer:
         function = _AGGREGATE_NAMES.get(name, name)
         # ``max_by(x, y)``: y orders the values and picks the kept x (specs/aggregate.md rule 4).
         lowered, order_by, limit = selected_by(function, lowered) or (lowered, (), None)
+        filter_ = None
+        if function == "count_if" and len(lowered) == 1:
+            # COUNT(*) FILTER (WHERE c): the condition is a filter, not a value (specs/aggregate.md
+            # rule 9; field trial 45).
+            function, star, filter_, lowered = "count", True, lowered[0], ()
         call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None, function, lowered,
                              distinct=distinct or name in ("count_distinct", "sum_distinct"), star=star,
-                             order_by=order_by, limit=limit)
+                             filter=filter_, order_by=order_by, limit=limit)
         self.saw_aggregate = True
         if self.measures is not None:
             return FieldRef(self.ctx.new_id("ref", self.path), origin, None, self.measures.add(call))
@@ -549,9 +559,12 @@ class ExprLowerer:
             finally:
                 self.measures, self.windows = saved
             args, order_by, limit = selected_by(node.key, args) or (args, (), None)
-            call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None, node.key, args,
-                                 distinct=isinstance(node.this, exp.Distinct), star=star, order_by=order_by,
-                                 limit=limit)
+            function, filter_ = node.key, None
+            if isinstance(node, exp.CountIf) and len(args) == 1:  # COUNT(*) FILTER (WHERE c), as above
+                function, star, filter_, args = "count", True, args[0], ()
+            call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None, function, args,
+                                 distinct=isinstance(node.this, exp.Distinct), star=star, filter=filter_,
+                                 order_by=order_by, limit=limit)
             self.saw_aggregate = True
             if self.measures is not None:
                 return FieldRef(self.ctx.new_id("ref", self.path), origin, None, self.measures.add(call))
@@ -559,6 +572,61 @@ class ExprLowerer:
         name = node.key if not isinstance(node, exp.Anonymous) else str(node.this).lower()
         return Call(self.ctx.new_id("call", self.path), origin, None, name,
                     tuple(self._sqlglot(c, origin) for c in children), known=not isinstance(node, exp.Anonymous))
+
+
+_GENERATORS = frozenset({"explode", "explode_outer", "posexplode", "posexplode_outer", "inline", "inline_outer"})
+
+
+def _generator_at(expressions: list[Message], lowerer: "ExprLowerer") -> int | None:
+    """The position of the one generator of a select list (Spark allows one), or ``None``."""
+    found = []
+    for i, e in enumerate(expressions):
+        if e.WhichOneof("expr_type") == "alias":
+            e = e.alias.expr
+        kind = e.WhichOneof("expr_type")
+        if kind in ("unresolved_function", "call_function") and getattr(e, kind).function_name.lower() in _GENERATORS:
+            found.append(i)
+    if len(found) > 1:
+        raise lowerer.fail("a select with more than one generator (explode, posexplode, inline …): Spark refuses it")
+    return found[0] if found else None
+
+
+def _constructed_structs(arg: Message) -> list[list[Message]] | None:
+    """The structs' values of ``array(struct(…), …)`` written in the plan, each struct as wide
+    as the first; ``None`` for any other argument."""
+    def call(e: Message, name: str) -> Message | None:
+        kind = e.WhichOneof("expr_type")
+        if kind in ("unresolved_function", "call_function") and getattr(e, kind).function_name.lower() == name:
+            return getattr(e, kind)
+        return None
+
+    array = call(arg, "array")
+    if array is None or not array.arguments:
+        return None
+    structs = [call(a, "struct") for a in array.arguments]
+    if any(s is None or not s.arguments for s in structs):
+        return None
+    values = [list(s.arguments) for s in structs]
+    return values if all(len(v) == len(values[0]) for v in values) else None
+
+
+_NUMERIC = ("int", "integer", "bigint", "long", "smallint", "short", "tinyint", "byte", "float", "double", "real",
+            "decimal", "numeric")
+
+
+def _takes(type_: str | None, literal_kind: str | None) -> bool:
+    """Does a column of ``type_`` take a ``df.na`` value of this literal kind (Spark: strings fill
+    string columns, numbers numeric ones, booleans boolean ones)?  Unknown types do."""
+    if not type_ or literal_kind is None:
+        return True
+    base = type_.strip().lower().split("(")[0].split("<")[0]
+    if literal_kind == "string":
+        return base in ("string", "varchar", "char", "text")
+    if literal_kind == "boolean":
+        return base in ("boolean", "bool")
+    if literal_kind in ("integer", "long", "short", "byte", "float", "double", "decimal"):
+        return base in _NUMERIC
+    return True
 
 
 def _is_star_or_one(e: Message) -> bool:
@@ -725,15 +793,82 @@ class Lowerer:
         input_ = self.input(node, path) if node.HasField("input") else self.values([])
         windows = _Windows(self.ctx)
         lowerer = self.exprs(path, node, plan_id, input_.cols, windows=windows)
+        expressions = list(node.expressions)
+        at = _generator_at(expressions, lowerer)
         try:
-            items = lowerer.lower_list(node.expressions)
+            if at is None:
+                items = lowerer.lower_list(expressions)
+            else:
+                items = lowerer.lower_list(expressions[:at])
+                generated = self.generator(expressions[at], lowerer, input_)
+                items += generated + lowerer.lower_list(expressions[at + 1:])
         except InvalidSparkPlanError as error:
             if "outside an aggregation" not in error.problem:
                 raise
             # A select of aggregates only: one row, an aggregate with no keys.
-            return self.aggregate(node, path, plan_id, input_, [], list(node.expressions), None)
+            return self.aggregate(node, path, plan_id, input_, [], expressions, None)
         base = windows.build(input_.relation)
+        if at is not None:
+            base = replace(self._generator, input=base)
         return self.projected(input_, items, base=base)
+
+    def generator(self, e: Message, lowerer: "ExprLowerer", input_: Lowered,
+                  aliases: Sequence[str] = ()) -> list[tuple[Expr, str, Col | None]]:
+        """A generator in a select (``F.explode``, ``posexplode``, ``inline`` and their ``_outer``
+        forms): a ``Generator`` below the projection (kept in ``self._generator``; its input is
+        set by the caller), whose columns are named as Spark names them, or by the aliases given
+        (field trial 44: it was one column of a plain call)."""
+        aliases = list(aliases)
+        origin = _origin_of(e, self.ctx.origin)
+        if e.WhichOneof("expr_type") == "alias":
+            aliases = list(e.alias.name)
+            e = e.alias.expr
+        call = getattr(e, e.WhichOneof("expr_type"))
+        name = call.function_name.lower()
+        function, outer = name.removesuffix("_outer"), name.endswith("_outer")
+        if len(call.arguments) != 1:
+            raise lowerer.fail(f"{name} takes one argument, the plan gives {len(call.arguments)}")
+        arg = call.arguments[0]
+        outputs: list[tuple[str, GeneratedColumn, str | None]] = []
+        args: list[Expr]
+        structs = _constructed_structs(arg) if function == "inline" else None
+        if structs is not None:
+            # inline(array(struct(a AS p, x AS q), …)): column i is field i of every struct.
+            width = len(structs[0])
+            args = [lowerer.lower(value) for struct in structs for value in struct]
+            names = [lowerer.name_of(value) for value in structs[0]]
+            outputs = [(names[i], GeneratedColumn(GeneratedRole.VALUE, tuple(range(i, len(args), width))), None)
+                       for i in range(width)]
+        else:
+            lowered = lowerer.lower(arg)
+            args = [lowered]
+            shape = type_info(lowered.type, "spark")
+            if function == "posexplode":
+                outputs.append(("pos", GeneratedColumn(GeneratedRole.INDEX), "int"))
+            if function == "inline":
+                fields = shape.element().fields()
+                if not fields:
+                    raise lowerer.fail(f"{name} of {lowerer.name_of(arg)}: the fields of its structs are not known "
+                                       "(declare the column's type), so neither are the columns it makes")
+                outputs += [(n, GeneratedColumn(GeneratedRole.ELEMENT, 0, f"[].{n}"), info.sql() if info.known else None)
+                            for n, info in fields]
+            elif shape.kind == "map":
+                outputs += [("key", GeneratedColumn(GeneratedRole.KEY), shape.key().sql() if shape.known else None),
+                            ("value", GeneratedColumn(GeneratedRole.VALUE, 0, "[]"),
+                             shape.value().sql() if shape.known else None)]
+            else:
+                element = shape.element()
+                outputs.append(("col", GeneratedColumn(GeneratedRole.ELEMENT, 0, "[]"),
+                                element.sql() if element.known else None))
+        if aliases and len(aliases) != len(outputs):
+            raise lowerer.fail(f"{name} makes {len(outputs)} columns, the alias names {len(aliases)}")
+        names = aliases or [n for n, _, _ in outputs]
+        generator_id = self.ctx.new_id("generator")
+        columns = tuple(self.ctx.field(generator_id, i, n, t, origin) for i, (n, (_, _, t)) in
+                        enumerate(zip(names, outputs)))
+        self._generator = Generator(generator_id, origin, input_.relation, function, tuple(args), columns,
+                                    tuple(o for _, o, _ in outputs), outer)
+        return [(FieldRef(self.ctx.new_id("ref"), origin, c.type, c.id), c.name, None) for c in columns]
 
     def _filter(self, node: Message, path: str, plan_id: int | None) -> Lowered:
         input_ = self.input(node, path)
@@ -786,17 +921,27 @@ class Lowerer:
         lowerer = self.exprs(path, node, plan_id, input_.cols, windows=windows)
         items: list[tuple[Expr, str, Col | None]] = [(r, c.name, c) for r, c in zip(self.refs(input_.cols),
                                                                                       input_.cols)]
+        generated = None
         for alias in node.aliases:
             if len(alias.name) != 1:
                 raise lowerer.fail("withColumns with a multi-column alias is not read")
             name = alias.name[0]
-            expr = lowerer.lower(alias.expr)
+            if _generator_at([alias.expr], lowerer) is not None:
+                if generated is not None:
+                    raise lowerer.fail("withColumns with more than one generator (explode …): Spark refuses it")
+                generated = self.generator(alias.expr, lowerer, input_, [name])
+                expr = generated[0][0]
+            else:
+                expr = lowerer.lower(alias.expr)
             position = next((i for i, (_, n, _) in enumerate(items) if n.lower() == name.lower()), None)
             if position is None:
                 items.append((expr, name, None))
             else:
                 items[position] = (expr, name, None)
-        return self.projected(input_, items, base=windows.build(input_.relation))
+        base = windows.build(input_.relation)
+        if generated is not None:
+            base = replace(self._generator, input=base)
+        return self.projected(input_, items, base=base)
 
     def _with_columns_renamed(self, node: Message, path: str, plan_id: int | None) -> Lowered:
         input_ = self.input(node, path)
@@ -817,6 +962,106 @@ class Lowerer:
             dropped.add(col.field.id)
         kept = [c for c in input_.cols if c.field.id not in dropped]
         return self.projected(input_, [(r, c.name, c) for r, c in zip(self.refs(kept), kept)])
+
+    def _unpivot(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``unpivot(ids, values, var, val)`` / ``melt``: one block of rows per value column —
+        ``SELECT ids…, 'v' AS var, v AS val`` — stacked (UNION ALL); without values, every column
+        that is not an id. ``var`` holds names (no sources), ``val`` each value column's values."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "Unpivot", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        ids = lowerer.lower_list(node.ids)
+        if node.HasField("values"):
+            values = lowerer.lower_list(node.values.values)
+        else:
+            taken = {c.field.id for _, _, c in ids if c is not None}
+            values = [(r, c.name, c) for r, c in zip(self.refs(input_.cols), input_.cols) if c.field.id not in taken]
+        if not values:
+            raise lowerer.fail("unpivot has no value column")
+        names = [n for _, n, _ in ids] + [node.variable_column_name, node.value_column_name]
+        blocks: list[Relation] = []
+        for expr, name, _ in values:
+            again = [lowerer.lower_list([e])[0][0] for e in node.ids] if blocks else [e for e, _, _ in ids]
+            variable = Literal(self.ctx.new_id("literal"), self.ctx.origin, None, name)
+            blocks.append(self.project(input_.relation, again + [variable, expr], names, "unpivot"))
+        relation = blocks[0]
+        for other in blocks[1:]:
+            set_id = self.ctx.new_id("union")
+            columns = tuple(self.ctx.field(set_id, i, f.name, f.type) for i, f in enumerate(relation.fields))
+            relation = SetOperation(set_id, self.ctx.origin, SetKind.UNION, True, relation, other, columns)
+        return Lowered(relation, [Col(f, f.name) for f in relation.fields])
+
+    # --- df.na: fill, drop, replace ---------------------------------------------------------------
+
+    def _na_targets(self, node: Message, lowerer: "ExprLowerer", input_: Lowered, value: Message | None) -> list[Col]:
+        """The columns a ``df.na`` operation touches: those named, else every column whose type
+        takes ``value`` (a string fills string columns, a number numeric ones — Spark's rule;
+        a column of unknown type is counted in)."""
+        if node.cols:
+            return [lowerer.resolve(name, None)[0] for name in node.cols]
+        return [c for c in input_.cols if value is None or _takes(c.field.type, value.WhichOneof("literal_type"))]
+
+    def _fill_na(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``fillna(v[, subset])`` / ``fillna({c: v})``: each filled column is ``coalesce(c, v)``."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "NAFill", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        values = list(node.values)
+        if not values:
+            raise lowerer.fail("fillna gives no value")
+        targets = self._na_targets(node, lowerer, input_, values[0] if len(values) == 1 else None)
+        if len(values) == 1:
+            values = values * len(targets)
+        elif len(values) != len(targets):
+            raise lowerer.fail(f"fillna names {len(targets)} columns and {len(values)} values")
+        filled = {c.field.id: v for c, v in zip(targets, values)}
+        items: list[tuple[Expr, str, Col | None]] = []
+        for ref, c in zip(self.refs(input_.cols), input_.cols):
+            value = filled.get(c.field.id)
+            if value is None:
+                items.append((ref, c.name, c))
+                continue
+            text = _literal_text(value)
+            literal = Literal(self.ctx.new_id("literal"), self.ctx.origin, None, None if text is None else str(text))
+            items.append((Call(self.ctx.new_id("call"), self.ctx.origin, None, "coalesce", (ref, literal)), c.name,
+                          replace(c, field=c.field)))
+        return self.projected(input_, items)
+
+    def _drop_na(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``dropna(how, thresh, subset)``: a filter on the named (else every) column's nulls:
+        control from each of them."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "NADrop", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        targets = self._na_targets(node, lowerer, input_, None)
+        refs = [FieldRef(self.ctx.new_id("ref"), self.ctx.origin, c.field.type, c.field.id) for c in targets]
+        least = node.min_non_nulls if node.HasField("min_non_nulls") else len(refs)
+        count = Literal(self.ctx.new_id("literal"), self.ctx.origin, None, str(least))
+        predicate = Call(self.ctx.new_id("call"), self.ctx.origin, None, "non_nulls_at_least", (count, *refs))
+        return Lowered(Filter(self.ctx.new_id("filter"), self.ctx.origin, input_.relation, predicate), input_.cols)
+
+    def _replace(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``replace(old, new[, subset])``: each touched column is ``CASE c WHEN old THEN new … ELSE c``
+        — its own value (or a literal): value lineage from it alone."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "NAReplace", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        first = node.replacements[0].old_value if node.replacements else None
+        touched = {c.field.id for c in self._na_targets(node, lowerer, input_, first)}
+        items: list[tuple[Expr, str, Col | None]] = []
+        for ref, c in zip(self.refs(input_.cols), input_.cols):
+            if c.field.id not in touched:
+                items.append((ref, c.name, c))
+                continue
+            args: list[Expr] = [ref]
+            for replacement in node.replacements:
+                for value in (replacement.old_value, replacement.new_value):
+                    text = _literal_text(value)
+                    args.append(Literal(self.ctx.new_id("literal"), self.ctx.origin, None,
+                                        None if text is None else str(text)))
+            items.append((Call(self.ctx.new_id("call"), self.ctx.origin, None, "replace_values", tuple(args)), c.name,
+                          None))
+        return self.projected(input_, items)
 
     def _to_df(self, node: Message, path: str, plan_id: int | None) -> Lowered:
         input_ = self.input(node, path)
@@ -1091,7 +1336,7 @@ def lower_plan(plan: Message, catalog: Catalog | None, file: str | None, functio
     else:
         raise InvalidSparkPlanError(which or "plan", "Plan", "only a plan's root relation and its write operation "
                                                              "(saveAsTable, insertInto, save) are read")
-    root = lowered.relation
+    root = read_picked_parts(lowered.relation)
     names = [c.name for c in lowered.cols]
     if list(root.names) != names:
         ctx.enter("root", "Plan", None)
