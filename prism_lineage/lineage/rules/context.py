@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...ir import Expr, FieldRef, Literal, Relation, Subquery
+from ...ir import Call, Expr, FieldRef, Literal, Relation, Subquery
 from ...ir.expressions import children
 from ..edges import Edge, EdgeFields, Link
 from ..expression_inputs import inputs as _inputs, read_fields as _read_fields, value_inputs as _value_inputs
@@ -106,9 +106,15 @@ class RuleContext:
         # Every node of the expression, parents first (a loop, not a generator: this runs over
         # every expression of the plan); leaves hold no subquery.
         stack = [expr]
+        push = stack.append
         while stack:
             node = stack.pop()
             kind = type(node)
+            if kind is Call:  # the commonest: its arguments, without the leaves (they hold nothing)
+                for arg in node.args:
+                    if type(arg) is not FieldRef and type(arg) is not Literal:
+                        push(arg)
+                continue
             if kind is FieldRef or kind is Literal:
                 continue
             if isinstance(node, Subquery):
