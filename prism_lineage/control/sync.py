@@ -176,6 +176,24 @@ def _sync(project_dir, index, environment, *, wait, base, base_rev, approved, jo
         if unchanged is not None:
             unchanged.seconds = time.perf_counter() - started
             return unchanged
+    # resync (session 5): the reading workers fork now, before the project is loaded, so that
+    # they do not hold it (``reading_pass.EarlyPool``); a pool a test or caller gives is its own.
+    early = None
+    if options.start_pool is None:
+        from .reading_pass import EarlyPool
+
+        early = EarlyPool(options.jobs)
+        options = _Options(options.jobs, options.budget, options.progress, early)
+    try:
+        return _sync_full(project_dir, index, environment, wait, base, base_rev, approved, options, snapshot,
+                          started)
+    finally:
+        if early is not None:
+            early.close()
+
+
+def _sync_full(project_dir, index, environment, wait, base, base_rev, approved, options, snapshot,
+               started) -> SyncSummary:
     from ..governance.loading import load_project
 
     parsed: dict = {}  # the large files' documents, kept for the engine's state (no second parse)

@@ -78,16 +78,29 @@ def _fields(statement: Statement, graph: LineageGraph, rendered: dict[tuple, Sou
     return fields
 
 
+def _order(source: tuple) -> tuple:
+    return RELATIONSHIP_ORDER[source[0]], source[1]
+
+
 def _ordered(sources: list, rendered: dict[tuple, Source]) -> tuple[Source, ...]:
     """``explain.answer._render`` without the models and the reasons: the sources merged,
     without covered paths, sorted by kind then column."""
     if not sources:
         return ()
-    if any(column.endswith(UNKNOWN_PART) for _, column, _ in sources):
+    # One look at the columns for both rare cases (merging an unknown part keeps a column's
+    # path separator, so the second test gives the same after the first rewrite).
+    unknown_part = with_path = False
+    for _, column, _ in sources:
+        if column.endswith(UNKNOWN_PART):
+            unknown_part = True
+        if SEPARATOR in column:
+            with_path = True
+    if unknown_part:
         sources = _unsealed(sources)
-    if any(SEPARATOR in column for _, column, _ in sources):
+    if with_path:
         sources = _without_covered_paths(sources)
-    sources.sort(key=lambda s: (RELATIONSHIP_ORDER[s[0]], s[1]))
+    if len(sources) > 1:
+        sources.sort(key=_order)
     out = []
     for relationship, column, (transformation, confidence, _) in sources:
         key = (relationship, column, transformation, confidence)
