@@ -57,9 +57,12 @@ def read_from_json(text: str):
 
 # --- what a full sync leaves for the next one -----------------------------------------------------
 
-def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: dict) -> None:
+def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: dict,
+                       parsed: dict[str, tuple[str, str | None]] | None = None) -> None:
     """After a full sync: the view and pipeline files' documents, the statements in the
-    rollup's order, the ledger, the reverse lookups and the declared columns."""
+    rollup's order, the ledger, the reverse lookups and the declared columns.  ``parsed``: the
+    large files' texts and documents (JSON text) as the sync's load read them
+    (``native.read_native``); a file whose text is still that one is not parsed again."""
     from ..governance.rollup import _asset_file
     from ..governance.sql_reading import statement_key
 
@@ -87,6 +90,12 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
                     continue
                 documents.append((relative, text))
                 if len(text) >= TREE_BYTES:
+                    loaded = (parsed or {}).get(relative)
+                    if loaded is not None and loaded[0] == text:
+                        # The document the load made of this very text (what ``_parsed`` gives).
+                        if loaded[1] is not None:
+                            trees[relative] = (text, json.loads(loaded[1]))
+                        continue
                     try:
                         trees[relative] = (text, _parsed(text))
                     except Decline:

@@ -178,7 +178,8 @@ def _sync(project_dir, index, environment, *, wait, base, base_rev, approved, jo
             return unchanged
     from ..governance.loading import load_project
 
-    project, access = load_project(project_dir)
+    parsed: dict = {}  # the large files' documents, kept for the engine's state (no second parse)
+    project, access = load_project(project_dir, documents=parsed)
     standing = None
     if base is not None or base_rev is not None:
         import tempfile
@@ -202,7 +203,7 @@ def _sync(project_dir, index, environment, *, wait, base, base_rev, approved, jo
                 from .engine import write_engine_state
 
                 write_engine_state(root / STORE_FILE, Path(project_dir), project.environment(env_name),
-                                   summary.lineage, snapshot)
+                                   summary.lineage, snapshot, parsed)
             write_fingerprint(root / STORE_FILE, snapshot if complete else {})
     summary.seconds = time.perf_counter() - started
     return summary

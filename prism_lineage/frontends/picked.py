@@ -44,7 +44,7 @@ from ..ir.walk import Transformed, walk_relations
 # (``shift``, ``lag`` …; ``over`` is the Polars frontend's wrapper of a column in ``.over``).
 _PICKING = frozenset({"over", "shift", "lag", "lead", "first_value", "last_value", "nth_value", "sort", "reverse",
                       "shuffle", "gather", "gather_every", "head", "tail", "slice", "forward_fill", "backward_fill",
-                      "sort_by", "filter", "first", "last"})
+                      "sort_by", "filter", "polars.sort_by", "polars.filter", "polars.top_k_by", "first", "last"})
 
 
 class _Marks:

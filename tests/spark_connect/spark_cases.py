@@ -198,6 +198,27 @@ CASES = [
          "SELECT customer_id, COUNT_IF(amount > 100) AS big, COUNT_IF(status = 'paid') AS paid FROM orders "
          "GROUP BY customer_id",
          "count_if(c) is COUNT(*) FILTER (WHERE c): the condition is control, not a value (field trial 45)"),
+    Case("unpivot",
+         lambda spark, F, W, sql: spark.read.table("orders").unpivot(
+             "order_id", ["status", F.col("customer_id").cast("string").alias("customer")], "field", "val"),
+         "SELECT order_id, 'status' AS field, status AS val FROM orders UNION ALL "
+         "SELECT order_id, 'customer' AS field, CAST(customer_id AS STRING) AS val FROM orders",
+         "unpivot (melt): one block of rows per value column, stacked; names carry no data (the DataFrame "
+         "unpivot keeps nulls, unlike SQL's UNPIVOT clause)"),
+    Case("na_functions",
+         lambda spark, F, W, sql: spark.read.table("orders").fillna("none").fillna({"amount": 0.0})
+         .dropna(subset=["customer_id"]).replace("paid", "settled", subset=["status"]),
+         "SELECT order_id, customer_id, CASE WHEN status = 'paid' THEN 'settled' ELSE status END AS status, amount "
+         "FROM (SELECT order_id, customer_id, COALESCE(status, 'none') AS status, COALESCE(amount, 0.0) AS amount "
+         "FROM orders) AS t WHERE customer_id IS NOT NULL",
+         "df.na: fillna (a string fills the string columns), dropna (a filter on the subset's nulls), replace"),
+    Case("pivot",
+         lambda spark, F, W, sql: spark.read.table("orders").groupBy("customer_id").pivot("status", ["paid", "open"])
+         .agg(F.sum("amount").alias("total"), F.count("order_id").alias("n")),
+         "SELECT customer_id, SUM(amount) FILTER (WHERE status = 'paid') AS paid_total, "
+         "COUNT(order_id) FILTER (WHERE status = 'paid') AS paid_n, SUM(amount) FILTER (WHERE status = 'open') AS "
+         "open_total, COUNT(order_id) FILTER (WHERE status = 'open') AS open_n FROM orders GROUP BY customer_id",
+         "pivot with listed values: per value, each aggregate FILTER (WHERE pivot column = value) (it was refused)"),
     Case("python_udf",
          _udf_case,
          "SELECT order_id, doubled(amount) AS doubled FROM orders",

@@ -139,10 +139,8 @@ class ExpressionLowerer:
 
     def _call(self, name: str, args: list[Expr], node: exp.Expression, type_: T.DataType = None,
               params: tuple[str, ...] = ()) -> Call:
-        origin = self.ctx.origin(node)
-        for arg in args:
-            if arg.origin is not None:
-                origin = self.ctx.join(origin, arg.origin)
+        # ``ctx.join`` of the node's span with each argument's, in one pass: every call does it.
+        origin = self.ctx.text.join_all(self.ctx.origin(node), [arg.origin for arg in args])
         # sqlglot parses the functions it knows into their own classes; ``Anonymous`` is a
         # function it does not know (a UDF, or a built-in of an engine it does not model).
         known = not isinstance(node, exp.Anonymous)
@@ -283,8 +281,8 @@ class ExpressionLowerer:
         that name a table of the query declares wins (as in BigQuery); when only tables whose
         columns are not in the schema could hold it, it is the variable, and the answer says so."""
         lookup = getattr(self.ctx.catalog, "variable", None)
-        if lookup is None:
-            return False
+        if lookup is None or not getattr(self.ctx.catalog, "has_variables", True):
+            return False  # (asked of every unqualified column: most scripts declare none)
         name = self.ctx.normalizer.part(node.this)
         variable = lookup(name)
         if variable is None:
@@ -495,7 +493,7 @@ class ExpressionLowerer:
         elif isinstance(node, exp.Null):
             type_, value = None, None
         else:
-            type_, value = None, node.sql()
+            type_, value = None, sql_text(node)
         return Literal(self.ctx.ids.new("lit", origin), origin, type_, value)
 
     def passthrough(self, node: exp.Expression, mode: Mode) -> Expr:
@@ -562,7 +560,7 @@ class ExpressionLowerer:
     def cast(self, node: exp.Cast, mode: Mode) -> Expr:
         arg = self.lower(node.this, mode)
         to = node.args.get("to")
-        type_ = to.sql(dialect=self.ctx.dialect).upper() if to is not None else None
+        type_ = type_text(to, self.ctx.dialect).upper() if to is not None else None
         name = "try_cast" if isinstance(node, exp.TryCast) or node.args.get("safe") else "cast"
         return self._call(name, [arg], node, type_)
 
@@ -796,6 +794,53 @@ def and_all(ctx, exprs: list[Expr]) -> Expr:
 
 
 # Dialects where a FROM item's alias used as a value is its whole row (a STRUCT / composite).
+# The SQL text of a plain type name (``CAST(x AS DATE)``) by dialect and type: ``.sql()`` copies
+# the node and makes a generator for a text that depends on nothing else (asked for every cast).
+_TYPE_TEXTS: dict[tuple, str] = {}
+_DIALECT_STATE = frozenset({"version", "normalization_strategy", "settings"})
+_POSITION_KEYS = frozenset({"line", "col", "start", "end"})
+
+
+def sql_text(node: exp.Expression, dialect=None) -> str:
+    """``node.sql(dialect=dialect)`` without copying the parser's positions: ``.sql()`` copies
+    the node first, and the copy runs ``copy.deepcopy`` over every node's ``meta`` dict — most
+    of the cost of naming an unaliased select item by its text.  The positions (``line``,
+    ``col``, ``start``, ``end``) are set aside for the call and put back after; the generator
+    never reads them (it reads other meta keys, which stay: a node with any other key keeps
+    its whole meta).  tests/test_speed_equivalences.py compares the two on sqlglot's identity
+    fixtures and every TPC-H/TPC-DS select item."""
+    aside = []
+    for child in node.walk():
+        meta = child._meta
+        if meta and _POSITION_KEYS.issuperset(meta):
+            aside.append((child, meta))
+            child._meta = None
+    try:
+        return node.sql(dialect=dialect)
+    finally:
+        for child, meta in aside:
+            child._meta = meta
+
+
+def type_text(to: exp.Expression, dialect) -> str:
+    """``to.sql(dialect=dialect)``, remembered for a plain type: a ``DataType`` whose arguments
+    are the type and flags (no parameters, no comments, no metadata besides its position) in a
+    dialect with no settings — the text is then a function of those alone, all in the key
+    (``nullable=False`` and no ``nullable`` differ: ClickHouse writes ``Nullable(DATE)`` for
+    the latter)."""
+    state = vars(dialect)
+    if (type(to) is not exp.DataType or not isinstance(to.this, exp.DType) or to.comments
+            or state.keys() != _DIALECT_STATE or state["settings"]
+            or any(key != "this" and value is not None and type(value) is not bool for key, value in to.args.items())
+            or (to._meta and not _POSITION_KEYS.issuperset(to._meta))):
+        return sql_text(to, dialect)
+    key = (type(dialect), state["version"], state["normalization_strategy"], tuple(sorted(to.args.items())))
+    text = _TYPE_TEXTS.get(key)
+    if text is None:
+        text = _TYPE_TEXTS[key] = sql_text(to, dialect)
+    return text
+
+
 _WHOLE_ROW_DIALECTS = frozenset({"bigquery", "postgres", "duckdb", "redshift", "materialize", "risingwave"})
 # Dialects that read ``x.a`` as the field ``a`` of a struct column ``x`` when no FROM item is
 # called ``x`` (Postgres and its kin need ``(x).a``; Snowflake reads ``x:a``).
@@ -898,6 +943,9 @@ _HANDLERS: dict[type, object] = {
                                      generators.GeneratedOutput)},
 }
 _BY_BASE: tuple[tuple[type, object], ...] = (
+    # Before Func: sqlglot's subclasses of a generator (Spark's ``explode_outer`` is
+    # ``_ExplodeOuter``) are generators too, not functions of one value.
+    (exp.Explode, _L.generator),
     (exp.Binary, _L.binary),
     (exp.Func, _L.function),
 )

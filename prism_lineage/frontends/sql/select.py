@@ -42,7 +42,7 @@ from ...ir import (
     field_id,
 )
 from ...ir.expressions import iter_tree
-from .expressions import ExpressionLowerer, Mode, and_all, function_name
+from .expressions import ExpressionLowerer, Mode, and_all, function_name, sql_text
 from . import stars
 from .renaming import is_star, positional_candidates
 from .positional import position_of, positional_name
@@ -575,7 +575,7 @@ def _output_name(node: exp.Expression, position: int, state: SelectState) -> str
             return name
     # Engines name unaliased expressions differently (``?column?``, ``_c0``, the text);
     # the expression's own text is the name people recognise.
-    return node.sql(dialect=state.ctx.dialect)
+    return sql_text(node, state.ctx.dialect)
 
 
 def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, keep=None) -> list[SelectItem]:
@@ -614,7 +614,10 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
             norm.part(alias.args["alias"])
     items: list[SelectItem] = []
     open_sources = [s for s in scope.sources if s.is_open] if column is None else []
-    written = (column if column is not None else star).sql(dialect=ctx.dialect)
+    # The star as written, for messages and the reason over a USING join: only when a modifier or
+    # that reason may need it (generating it copies the node, and most stars have neither).
+    written = (column if column is not None else star).sql(dialect=ctx.dialect) \
+        if keep is not None or alternative is not None or any(star.args.values()) else "*"
     if keep is None:
         keep = stars.star_filter(star, written, origin)  # ``* ILIKE 'a%'``
     if keep is not None:
@@ -938,7 +941,7 @@ def _has_aggregate_in(root: exp.Expression, state: SelectState) -> bool:
             function = node.this
             while isinstance(function, (exp.IgnoreNulls, exp.RespectNulls, exp.Filter)):
                 function = function.this
-            stack.extend(a for a in _child_nodes(function))
+            stack.extend(_child_nodes(function))
             stack.extend(a for key, a in _arg_nodes(node) if key != "this")
             continue
         if (isinstance(node, exp.AggFunc) and not isinstance(node, exp.Anonymous)) or state.is_aggregate_name(node):
@@ -957,8 +960,19 @@ def _arg_nodes(node: exp.Expression):
                     yield key, item
 
 
-def _child_nodes(node: exp.Expression):
-    return [value for _, value in _arg_nodes(node)]
+def _child_nodes(node: exp.Expression) -> list[exp.Expression]:
+    """``[value for _, value in _arg_nodes(node)]``, without the generator (asked for every node
+    of every select item, by ``_has_aggregate_in``)."""
+    out = []
+    append = out.append
+    for value in node.args.values():
+        if isinstance(value, exp.Expression):
+            append(value)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, exp.Expression):
+                    append(item)
+    return out
 
 
 # --- small builders -----------------------------------------------------------------------
@@ -980,8 +994,5 @@ def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
 
 
 def _span_all(ctx: "LoweringContext", exprs: list[Expr]) -> Origin | None:
-    origin = None
-    for expr in exprs:
-        origin = ctx.join(origin, expr.origin)
-    return origin
+    return ctx.text.join_all(None, [expr.origin for expr in exprs])
 
