@@ -85,6 +85,13 @@ def _target_files(root: Path) -> tuple[Path, Path | None]:
     """``target/manifest.json`` (required) and ``target/catalog.json`` (when present)."""
     manifest = root / MANIFEST_FILE
     if not manifest.is_file():
+        configured = _configured_target_path(root)
+        if configured is not None:
+            # dbt wrote it elsewhere: say so, rather than "run dbt compile" to someone who did.
+            # Only target/ is read (and watched by syncs), so the refusal stands.
+            raise ProjectError(f"{printable(str(root))} has no target/manifest.json: dbt_project.yml sets "
+                               f"target-path: {printable(configured)}, and only target/ is read: run "
+                               "'dbt compile --target-path target' (or 'dbt docs generate --target-path target')")
         raise ProjectError(f"{printable(str(root))} has no target/manifest.json: run 'dbt compile' or "
                            "'dbt docs generate' first")
     catalog = root / CATALOG_FILE
@@ -953,6 +960,18 @@ def _mapping(document: dict, key: str, path: Any) -> dict:
     if not isinstance(value, dict):
         raise ProjectError(f"{path}: '{key}' must be an object")
     return value
+
+
+def _configured_target_path(root: Path) -> str | None:
+    """dbt_project.yml's ``target-path`` when it is not ``target`` (None: not set, the default,
+    or the file cannot be read)."""
+    try:
+        configured = (load_yaml(root, "dbt_project.yml") or {}).get("target-path")
+    except (ProjectError, AttributeError):
+        return None
+    if not isinstance(configured, str) or configured.strip().strip("/").strip() in ("", "target", "./target"):
+        return None
+    return configured
 
 
 def _profile_target(root: Path) -> str:

@@ -15,7 +15,9 @@ nodes and sources) and checked against what the built DuckDB warehouse holds.
   updated_at or the time it ran — so a `select *` reader without catalog.json loses none of them;
 * 49: a package's model named like a root model: raw code's `ref('pkg', 'x')` is the package's,
   `ref('x')` resolves as dbt does (root project first, then the reader's package); declared notes
-  spell the package where the author did.
+  spell the package where the author did;
+* 53: a project whose dbt_project.yml sets another `target-path` is refused naming the setting
+  (not "run dbt compile first").
 """
 
 from __future__ import annotations
@@ -227,3 +229,17 @@ def test_49_refs_to_same_named_models_of_packages(tmp_path, capsys, manifest):
                       "--depth", "1")
     assert {(e["from_name"], e["mark"]) for e in document["edges"]} == {
         ("main.stg_customers", "declared"), ("main.stg_customers", "parsed")}
+
+
+# --- 53 ---------------------------------------------------------------------------------------
+
+def test_53_another_target_path_is_named_in_the_refusal(tmp_path, capsys):
+    project = tmp_path / "proj"
+    shutil.copytree(VERSIONS, project)
+    (project / "target").rename(project / "build")
+    with (project / "dbt_project.yml").open("a") as handle:
+        handle.write('target-path: "build"\n')
+    assert main(["lineage", "customer_report", "--project", str(project)]) == 3
+    error = capsys.readouterr().err
+    assert "dbt_project.yml sets target-path: build, and only target/ is read" in error
+    assert "dbt compile --target-path target" in error
