@@ -45,9 +45,9 @@ def test_the_workers_fork_before_the_project_is_loaded_and_store_what_late_worke
         events.append("forked")
         return spawn(self)
 
-    def loaded(root):
+    def loaded(root, **options):  # load_project's keyword options (documents=) pass through
         events.append("loaded")
-        return load(root)
+        return load(root, **options)
 
     monkeypatch.setattr(reading_pass._Pool, "spawn", spawned)
     monkeypatch.setattr(loading, "load_project", loaded)
