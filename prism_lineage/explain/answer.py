@@ -74,7 +74,7 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
     # What the frontend found uncertain about a field that is not an output (a ``*`` inside a
     # derived table whose named columns were resolved) does not concern the answer: an output
     # that depends on it carries a non-exact source and its own entry.
-    outputs_named = _output_names(statement)
+    outputs_named = _output_names(statement) if statement.uncertain else None
     for item in statement.uncertain:
         if item.field is None or outputs_named is None or item.field in outputs_named:
             note(item.field, item.reason, derived=False)
@@ -156,13 +156,26 @@ def _unsealed(sources: list) -> list:
 _RENDERED: dict[tuple, SourceColumn] = {}
 
 
+def _render_order(source: tuple) -> tuple:
+    return RELATIONSHIP_ORDER[source[0]], source[1]
+
+
 def _render(sources: list) -> tuple[list[SourceColumn], list[str]]:
     """The answer's sources, sorted by kind then column, and the reasons of non-exact ones."""
-    if any(column.endswith(UNKNOWN_PART) for _, column, _ in sources):
+    # One look at the columns for both rare cases (merging an unknown part keeps a column's
+    # path separator, so the second test gives the same after the first rewrite).
+    unknown_part = with_path = False
+    for _, column, _ in sources:
+        if column.endswith(UNKNOWN_PART):
+            unknown_part = True
+        if SEPARATOR in column:
+            with_path = True
+    if unknown_part:
         sources = _unsealed(sources)
-    if any(SEPARATOR in column for _, column, _ in sources):
+    if with_path:
         sources = _without_covered_paths(sources)
-    sources.sort(key=lambda s: (RELATIONSHIP_ORDER[s[0]], s[1]))
+    if len(sources) > 1:
+        sources.sort(key=_render_order)
     rendered = []
     notes = []
     for relationship, column, (transformation, confidence, reason) in sources:

@@ -154,7 +154,8 @@ def _importer(root: Path, manifest: str = MANIFEST_FILE, catalog: str | None = "
         raise ProjectError(f"{manifest}: every node and source must be an object")
     dialect = _DIALECTS.get(str(metadata.get("adapter_type", "")).lower())
     columns = {**(_mapping(catalog_document, "nodes", catalog)), **(_mapping(catalog_document, "sources", catalog))}
-    return _built(lambda: _Importer(nodes, sources, columns, dialect)), metadata
+    project = metadata.get("project_name") if isinstance(metadata.get("project_name"), str) else None
+    return _built(lambda: _Importer(nodes, sources, columns, dialect, project)), metadata
 
 
 def _check_schema_version(metadata: dict, manifest: str) -> None:
@@ -202,14 +203,16 @@ class _Relation:
 
 
 class _Importer:
-    def __init__(self, nodes: dict, sources: dict, catalog: dict, dialect: str | None):
+    def __init__(self, nodes: dict, sources: dict, catalog: dict, dialect: str | None, project: str | None = None):
         self.nodes = {k: v for k, v in nodes.items() if isinstance(v, dict)
                       and v.get("resource_type") in (*_WRITTEN, "seed") and _enabled(v)}
         self.sources = {k: v for k, v in sources.items() if isinstance(v, dict) and _enabled(v)}
         self.catalog = catalog
         self.dialect = dialect
+        self.project = project  # the root project: dbt resolves a package-less ref() there first
         self._sql_of: dict[str, tuple[str, str, str]] = {}
         self._hook_notes: dict[str, tuple[str, ...]] = {}
+        self._snapshot_notes: dict[str, tuple[str, ...]] = {}
         self.relations = self._relations()
         self.relation_of = {uid: relation for relation in self.relations for uid in relation.members}
         self.written = [self.nodes[r.primary] for r in self.relations if r.primary in self.nodes
@@ -291,6 +294,11 @@ class _Importer:
 
     def pipeline(self, name: str) -> Pipeline:
         assets = []
+        # Model names are unique within a package, not across packages (field trial 49): a
+        # name two packages use is spelled with its package (``helper.stg_customers``).
+        counts: dict[str, int] = {}
+        for node in self.written:
+            counts[_node_name(node)] = counts.get(_node_name(node), 0) + 1
         for node in self.written:
             uid = node["unique_id"]
             relation = self.relation_of[uid]
@@ -299,7 +307,10 @@ class _Importer:
                 if python else self._sql(uid)
             # The order dbt runs the models in is their refs: each ref is a declared read, so
             # no pipeline-order edge is drawn beside it (depends_on stays empty).
-            assets.append(PipelineAsset(name=_node_name(node), writes=relation.full_name, sql=sql,
+            asset_name = _node_name(node)
+            if counts[asset_name] > 1 and node.get("package_name"):
+                asset_name = f"{node['package_name']}.{asset_name}"
+            assets.append(PipelineAsset(name=asset_name, writes=relation.full_name, sql=sql,
                                         dialect=self.dialect, sql_read_from=read_from,
                                         file=node.get("original_file_path"), refs=tuple(self._refs(uid)),
                                         language=language))
@@ -412,7 +423,7 @@ class _Importer:
             return (f"Its raw_code holds Jinja only dbt can render ({left}), and the manifest has no compiled_code, "
                     "so its SQL is not read and what it reads is drawn from its ref() and source() calls alone: "
                     "run 'dbt compile' for its compiled SQL.",)
-        return self._hook_notes.get(uid, ())
+        return (*self._snapshot_notes.get(uid, ()), *self._hook_notes.get(uid, ()))
 
     # --- declared reads, through ephemeral models ---------------------------------------------
 
@@ -453,9 +464,22 @@ class _Importer:
         if _kind(node) == _SOURCE:
             return f"{prefix}source('{node.get('source_name')}', '{node.get('name')}')"
         version = _version(node)
+        named = f"'{node.get('name')}'"
+        if self._ref_names_package(reader, node):
+            named = f"'{node.get('package_name')}', {named}"
         if version is not None and not self._ref_without_version(reader, node):
-            return f"{prefix}ref('{node.get('name')}', v={_version_text(version)})"
-        return f"{prefix}ref('{node.get('name')}')"
+            return f"{prefix}ref({named}, v={_version_text(version)})"
+        return f"{prefix}ref({named})"
+
+    def _ref_names_package(self, reader: str, target: dict) -> bool:
+        """Whether ``reader`` names ``target``'s package in its call (``ref('pkg', 'x')``), read
+        from the node's ``refs``: only where no package-less call of that name could mean it."""
+        refs = (self._node(reader).get("refs") or []) if reader in self.nodes else []
+        spelled = [r for r in refs if isinstance(r, dict) and r.get("name") == target.get("name")]
+        if not any(r.get("package") == target.get("package_name") for r in spelled):
+            return False
+        bare = [r for r in spelled if not r.get("package")]
+        return not bare or self._node_named(str(target.get("name")), reader=self._node(reader)) is not target
 
     def _ref_without_version(self, reader: str, target: dict) -> bool:
         """Whether ``reader`` names the versioned model ``target`` by its bare name (``ref('x')``,
@@ -518,10 +542,44 @@ class _Importer:
             else:
                 sql, left = self._resolved_raw(uid)
                 found = (sql, RAW, JINJA if left else "sql")
+            if found[2] == "sql" and _kind(node) == _SNAPSHOT:
+                found = (self._as_snapshot(uid, found[0]), *found[1:])
             if found[2] == "sql" and _materialized(node) != _VIEW:
                 found = self._with_hooks(uid, found)
             self._sql_of[uid] = found
         return found
+
+    def _as_snapshot(self, uid: str, sql: str) -> str:
+        """A snapshot's query as the table dbt builds from it (field trial 48): every column
+        of the query, then dbt's own ``dbt_scd_id``, ``dbt_updated_at``, ``dbt_valid_from``,
+        ``dbt_valid_to`` (and ``dbt_is_deleted`` with ``hard_deletes: new_record``), named as
+        ``snapshot_meta_column_names`` says.  Their values come from the ``updated_at`` column
+        (timestamp strategy, or check with ``updated_at`` set), else from the time the snapshot
+        ran; ``dbt_scd_id`` hashes the unique key with it.  Without this a ``select *`` reader
+        lost them, marked exact."""
+        node = self.nodes[uid]
+        config = node.get("config") or {}
+        names = {**_SNAPSHOT_COLUMNS, **{k: v for k, v in (config.get("snapshot_meta_column_names") or {}).items()
+                                         if isinstance(v, str) and v}}
+        updated = config.get("updated_at")
+        stamp = _quoted(updated, self.dialect) if isinstance(updated, str) and updated.strip() \
+            else "CURRENT_TIMESTAMP"
+        keys = config.get("unique_key")
+        keys = [k for k in (keys if isinstance(keys, list) else [keys]) if isinstance(k, str) and k.strip()]
+        hashed = ", ".join([*(f"CAST({_quoted(k, self.dialect)} AS VARCHAR)" for k in keys),
+                            f"CAST({stamp} AS VARCHAR)"])
+        extra = [f"MD5(CONCAT_WS('|', {hashed})) AS {_quoted(names['dbt_scd_id'], self.dialect)}",
+                 *(f"{stamp} AS {_quoted(names[n], self.dialect)}"
+                   for n in ("dbt_updated_at", "dbt_valid_from", "dbt_valid_to"))]
+        if config.get("hard_deletes") == "new_record":
+            extra.append(f"'False' AS {_quoted(names['dbt_is_deleted'], self.dialect)}")
+        query = _TRAILING.sub("", sql)
+        self._snapshot_notes[uid] = (
+            "Read as dbt builds a snapshot: its query's columns, then "
+            + ", ".join(names[n] for n in _SNAPSHOT_COLUMNS if n != "dbt_is_deleted"
+                        or config.get("hard_deletes") == "new_record")
+            + (f" (from {updated})" if stamp != "CURRENT_TIMESTAMP" else " (from the time it ran)") + ".",)
+        return f"SELECT *, {', '.join(extra)}\nFROM (\n{query}\n) AS dbt_snapshot_query"
 
     def _with_hooks(self, uid: str, found: tuple[str, str, str]) -> tuple[str, str, str]:
         """The model's SQL followed by its pre- and post-hooks that may change what its table
@@ -590,7 +648,8 @@ class _Importer:
 
         def ref(match: re.Match) -> str:
             names = _string_args(match.group(1))
-            target = self._node_named(names[-1], _ref_version(match.group(0))) if names else None
+            package = names[0] if len(names) > 1 else None
+            target = self._node_named(names[-1], _ref_version(match.group(0)), package, node) if names else None
             if target is None:
                 return match.group(0)  # left as written: the reader cannot parse it and says so
             if _materialized(target) == _EPHEMERAL:
@@ -622,11 +681,22 @@ class _Importer:
         visit(uid, (uid,))
         return order
 
-    def _node_named(self, name: str, version: str | None = None) -> dict | None:
-        """The node ``ref(name)`` names: a model, snapshot or seed of that name (dbt's own
-        lookup; names are unique among them within a project) — of a versioned model, the
-        version asked for (``v=``/``version=``), else the latest."""
+    def _node_named(self, name: str, version: str | None = None, package: str | None = None,
+                    reader: dict | None = None) -> dict | None:
+        """The node ``ref(name)`` names: a model, snapshot or seed of that name — of a versioned
+        model, the version asked for (``v=``/``version=``), else the latest.  Names are unique
+        within a package, not across packages (field trial 49): ``ref('pkg', 'name')`` looks in
+        ``pkg`` only, ``ref('name')`` as dbt does — the root project first, then the reader's own
+        package, then any."""
         found = [n for n in self.nodes.values() if n.get("name") == name]
+        if package is not None:
+            found = [n for n in found if n.get("package_name") == package]
+        else:
+            for where in (self.project, (reader or {}).get("package_name")):
+                here = [n for n in found if where is not None and n.get("package_name") == where]
+                if here:
+                    found = here
+                    break
         if any(_version(n) is not None for n in found):
             found = [n for n in found if (str(_version(n)) == version if version is not None else self._is_latest(n))]
         found.sort(key=lambda n: (RANKS[_kind(n)], n.get("unique_id", "")))
@@ -751,6 +821,21 @@ def _ref_version(call: str) -> str | None:
     if match is None:
         return None
     return next(group for group in match.groups() if group is not None)
+
+
+# dbt's own columns of a snapshot's table, by their default names (snapshot_meta_column_names).
+_SNAPSHOT_COLUMNS = {"dbt_scd_id": "dbt_scd_id", "dbt_updated_at": "dbt_updated_at",
+                     "dbt_valid_from": "dbt_valid_from", "dbt_valid_to": "dbt_valid_to",
+                     "dbt_is_deleted": "dbt_is_deleted"}
+_TRAILING = re.compile(r"[\s;]+$")
+
+
+def _quoted(name: str, dialect: str | None) -> str:
+    """A column named in a snapshot's config as SQL: a plain name quoted as the dialect quotes
+    it, anything else (an expression, ``id || '-' || kind``) as written."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        return exp.to_identifier(name, quoted=True).sql(dialect=dialect)
+    return f"({name})"
 
 
 _HOOK_HARMLESS, _HOOK_THIS, _HOOK_OTHER, _HOOK_UNKNOWN = "harmless", "this", "other", "unknown"

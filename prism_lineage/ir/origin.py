@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import accumulate
+
+_PLUS_ONE = (1).__add__
 
 
 class Origin(tuple):
@@ -96,13 +99,11 @@ class SourceText:
     __slots__ = ("_line_starts", "statement", "file")
 
     def __init__(self, text: str, statement: int | None = None, file: str | None = None):
-        starts = [0]
-        find = text.find
-        pos = find("\n")
-        while pos != -1:
-            starts.append(pos + 1)
-            pos = find("\n", pos + 1)
-        self._line_starts = starts
+        # The offset after every "\n": each line's start is the previous one's plus its length
+        # and one, summed in C (a find() per line in Python was ~1% of explaining TPC-DS).
+        lines = text.split("\n")
+        lines.pop()
+        self._line_starts = [0, *accumulate(map(_PLUS_ONE, map(len, lines)))]
         self.statement = statement
         self.file = file
 

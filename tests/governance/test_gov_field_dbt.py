@@ -9,7 +9,13 @@ nodes and sources) and checked against what the built DuckDB warehouse holds.
   `{{ to_money('amount') }}` as a struct literal and answered a column with no source, exact;
 * 42: a pre-/post-hook that writes the model's own table (`update {{ this }} set …`) is read with
   the model's SQL; one that changes nothing a reader sees (COMMENT, ANALYZE, GRANT) is left out;
-  one writing another table is named; one dbt alone can render makes the SQL not read.
+  one writing another table is named; one dbt alone can render makes the SQL not read;
+* 48: a snapshot is read as the table dbt builds — its query's columns then dbt_scd_id,
+  dbt_updated_at, dbt_valid_from, dbt_valid_to (renamed by snapshot_meta_column_names), from
+  updated_at or the time it ran — so a `select *` reader without catalog.json loses none of them;
+* 49: a package's model named like a root model: raw code's `ref('pkg', 'x')` is the package's,
+  `ref('x')` resolves as dbt does (root project first, then the reader's package); declared notes
+  spell the package where the author did.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ TRIALS = ROOT / "tests" / "fixtures" / "trials"
 VERSIONS = TRIALS / "40-dbt-model-versions"
 RAW_JINJA = TRIALS / "41-dbt-raw-jinja"
 HOOKS = TRIALS / "42-dbt-hooks"
+SNAPSHOTS = TRIALS / "48-dbt-snapshots"
+PACKAGES = TRIALS / "49-dbt-package-names"
 
 
 def answer(capsys, *argv):
@@ -167,3 +175,55 @@ def test_42_a_hook_only_dbt_can_render_makes_the_sql_not_read(capsys):
         "main.audit_log: what it writes there is not drawn.",
         "Its post-hook holds Jinja only dbt can render ({{ audit(this) }}), so what it does to the table cannot "
         "be told: its SQL is not read."]
+
+
+# --- 48 ---------------------------------------------------------------------------------------
+
+# The built warehouse: the snapshot tables hold the query's columns and dbt's four; with the
+# timestamp strategy dbt_updated_at = dbt_valid_from = updated_at (dbt_valid_to: a later
+# version's updated_at, else null); with check they hold the time the snapshot ran.
+META = ["dbt_scd_id", "dbt_updated_at", "dbt_valid_from", "dbt_valid_to"]
+
+
+def test_48_a_star_over_a_timestamp_snapshot_has_every_column(capsys):
+    document = answer(capsys, "lineage", "current_customers", "--project", str(SNAPSHOTS), "--direction", "upstream")
+    assert value_columns(document, "snapshots.customers_ts", "main.current_customers") == sorted(
+        (c, c, "exact") for c in ["id", "email", "updated_at", *META])
+    assert value_columns(document, "main.raw_customers", "snapshots.customers_ts") == sorted([
+        ("id", "id", "exact"), ("email", "email", "exact"), ("updated_at", "updated_at", "exact"),
+        ("id", "dbt_scd_id", "exact"), ("updated_at", "dbt_scd_id", "exact"),
+        ("updated_at", "dbt_updated_at", "exact"), ("updated_at", "dbt_valid_from", "exact"),
+        ("updated_at", "dbt_valid_to", "exact")])
+    snapshot = next(a for a in document["assets"] if a["name"] == "snapshots.customers_ts")
+    assert snapshot["notes"] == ["Read as dbt builds a snapshot: its query's columns, then dbt_scd_id, "
+                                 "dbt_updated_at, dbt_valid_from, dbt_valid_to (from updated_at)."]
+
+
+def test_48_a_check_snapshot_with_renamed_columns(capsys):
+    document = answer(capsys, "lineage", "checked_customers", "--project", str(SNAPSHOTS), "--direction", "upstream")
+    assert value_columns(document, "snapshots.customers_check", "main.checked_customers") == sorted(
+        (c, c, "exact") for c in ["id", "email", "dbt_scd_id", "dbt_updated_at", "dbt_valid_from", "valid_until"])
+    # The check strategy's times come from when the snapshot ran: no column of the query.
+    assert value_columns(document, "main.raw_customers", "snapshots.customers_check") == [
+        ("email", "email", "exact"), ("id", "dbt_scd_id", "exact"), ("id", "id", "exact")]
+
+
+# --- 49 ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("manifest", ["compiled", "raw"])
+def test_49_refs_to_same_named_models_of_packages(tmp_path, capsys, manifest):
+    project = PACKAGES if manifest == "compiled" else raw_code_project(tmp_path, PACKAGES)
+    # The warehouse: pkg_reader.helper_email is the helper package's stg_customers.email,
+    # root_email the root project's; helper_reader (in the package) reads the ROOT's model.
+    document = answer(capsys, "lineage", "pkg_reader", "--project", str(project), "--direction", "upstream")
+    assert value_columns(document, "main_helper.stg_customers", "main.pkg_reader") == [
+        ("customer_id", "customer_id", "exact"), ("email", "helper_email", "exact")]
+    assert value_columns(document, "main.stg_customers", "main.pkg_reader") == [("email", "root_email", "exact")]
+    assert notes(document, "main_helper.stg_customers", "main.pkg_reader") == [
+        "Declared by ref('helper', 'stg_customers') in models/pkg_reader.sql."]
+    assert notes(document, "main.stg_customers", "main.pkg_reader") == [
+        "Declared by ref('stg_customers') in models/pkg_reader.sql."]
+    document = answer(capsys, "lineage", "helper_reader", "--project", str(project), "--direction", "upstream",
+                      "--depth", "1")
+    assert {(e["from_name"], e["mark"]) for e in document["edges"]} == {
+        ("main.stg_customers", "declared"), ("main.stg_customers", "parsed")}

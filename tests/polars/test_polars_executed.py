@@ -47,6 +47,10 @@ PROGRAMS = {
     "join_suffix": lambda d: d["t"].join(d["u"], on="k", suffix="_u"),
     "join_asof": lambda d: d["t"].with_columns(pl.col("b").alias("o")).sort("o").join_asof(
         d["v"].with_columns((pl.col("b") - 2000).alias("o")).sort("o"), on="o"),
+    "join_asof_other_names": lambda d: d["t"].sort("b").join_asof(
+        d["v"].with_columns((pl.col("b") - 1999).alias("ob")).sort("ob"), left_on="b", right_on="ob"),
+    "join_asof_by_no_coalesce": lambda d: d["t"].with_columns(pl.col("b").alias("o")).sort("o").join_asof(
+        d["v"].with_columns((pl.col("b") - 1999).alias("o")).sort("o"), on="o", by="k", coalesce=False),
     "join_where": lambda d: d["t"].join_where(d["v"], pl.col("b") < pl.col("b_right") - 1999),
     "join_three": lambda d: d["t"].join(d["u"], on="k", how="left").join(d["v"], on="k", how="left"),
     "group_by": lambda d: d["t"].group_by("g").agg(pl.col("a").first(), pl.col("b").sum(), pl.col("x")),
@@ -75,10 +79,21 @@ PROGRAMS = {
     "select_top_k_by": lambda d: d["t"].select(pl.col("a").top_k_by("b", 2)),
     "unpivot": lambda d: d["t"].unpivot(index="k", on=["a", "x"]),
     "unpivot_every_other": lambda d: d["t"].select("k", "a", "g").unpivot(index="k"),
+    "agg_row_minus_mean": lambda d: d["t"].group_by("g").agg(pl.col("b") - pl.col("b").mean(), pl.col("a")),
+    "explode_expression": lambda d: d["t"].group_by("g").agg(pl.col("a")).select(pl.col("a").explode()),
+    "list_eval": lambda d: d["t"].group_by("g").agg(pl.col("a")).with_columns(
+        pl.col("a").list.eval(pl.element().str.to_uppercase()).alias("up")),
+    "rolling": lambda d: d["t"].sort("b").rolling("b", period="2i", group_by="g").agg(
+        pl.col("a").last(), pl.col("x"), pl.len()),
+    "group_by_dynamic": lambda d: d["t"].sort("b").group_by_dynamic("b", every="2i", group_by="g").agg(
+        pl.col("a").first(), pl.col("x").max()),
+    "tail": lambda d: d["t"].sort("b").tail(2).select("a", "x"),
     "struct_field": lambda d: d["t"].select(pl.struct("a", "x").alias("s")).select(pl.col("s").struct.field("x")),
     "concat_vertical": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a").rename({"y": "a", "a": "x"})]),
     "concat_diagonal": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y", "a")], how="diagonal"),
     "concat_align": lambda d: pl.concat([d["t"].select("k", "a"), d["u"].select("k", "y")], how="align"),
+    "concat_horizontal": lambda d: pl.concat([d["t"].select("a", "x"), d["u"].select("y"), d["v"].select("z")],
+                                             how="horizontal"),
     "unique_keep_first": lambda d: d["t"].unique(subset=["g"], keep="first"),
     "top_k": lambda d: d["t"].top_k(2, by="b"),
     "sort_head": lambda d: d["t"].sort("b", descending=True).head(2),
@@ -114,7 +129,8 @@ def chains(draw) -> pl.LazyFrame:
         strings = [c for c, t in schema.items() if t == pl.String]
         assume(strings)
         op = draw(st.sampled_from(["overwrite", "select", "rename", "join", "group_by", "over", "unique",
-                                   "sort_head", "concat", "struct", "fill_null", "explode"]))
+                                   "sort_head", "concat", "struct", "fill_null", "explode", "unpivot", "rolling",
+                                   "tail", "select_filter"]))
         one = draw(st.sampled_from(strings))
         other = draw(st.sampled_from(strings))
         if op == "overwrite":
@@ -155,6 +171,15 @@ def chains(draw) -> pl.LazyFrame:
                 frame = frame.drop(parts).unnest(f"s{step}")
         elif op == "fill_null":
             frame = frame.with_columns(pl.col(one).fill_null(pl.col(other)))
+        elif op == "unpivot" and one != other and "k" in schema and one != "k" and other != "k":
+            frame = frame.unpivot(index="k", on=[one, other])
+        elif op == "rolling" and schema.get("b") == pl.Int64:
+            frame = frame.sort("b").rolling("b", period=f"{draw(st.integers(1, 3))}i").agg(
+                getattr(pl.col(one), draw(st.sampled_from(["first", "last", "max"])))().alias(f"r{step}"))
+        elif op == "tail":
+            frame = frame.sort(one).tail(draw(st.integers(1, 4)))
+        elif op == "select_filter" and "b" in schema and schema.get("b") == pl.Int64:
+            frame = frame.select(pl.col(one).filter(pl.col("b") > 1001))
         elif op == "explode":
             frame = frame.group_by(one).agg(pl.col(other).alias(f"l{step}")).explode(f"l{step}")
     try:

@@ -212,6 +212,13 @@ CASES = [
          "FROM (SELECT order_id, customer_id, COALESCE(status, 'none') AS status, COALESCE(amount, 0.0) AS amount "
          "FROM orders) AS t WHERE customer_id IS NOT NULL",
          "df.na: fillna (a string fills the string columns), dropna (a filter on the subset's nulls), replace"),
+    Case("pivot",
+         lambda spark, F, W, sql: spark.read.table("orders").groupBy("customer_id").pivot("status", ["paid", "open"])
+         .agg(F.sum("amount").alias("total"), F.count("order_id").alias("n")),
+         "SELECT customer_id, SUM(amount) FILTER (WHERE status = 'paid') AS paid_total, "
+         "COUNT(order_id) FILTER (WHERE status = 'paid') AS paid_n, SUM(amount) FILTER (WHERE status = 'open') AS "
+         "open_total, COUNT(order_id) FILTER (WHERE status = 'open') AS open_n FROM orders GROUP BY customer_id",
+         "pivot with listed values: per value, each aggregate FILTER (WHERE pivot column = value) (it was refused)"),
     Case("python_udf",
          _udf_case,
          "SELECT order_id, doubled(amount) AS doubled FROM orders",

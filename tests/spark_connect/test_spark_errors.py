@@ -130,8 +130,11 @@ def test_an_unread_relation_is_named() -> None:
 
 def test_pivot_and_grouping_errors() -> None:
     orders = session().read.table("orders")
-    with pytest.raises(InvalidSparkPlanError, match=r"\(Aggregate, plan_id \d+\): pivot\(\) is not read"):
-        explain(orders.groupBy("customer_id").pivot("status", ["paid"]).agg(F().sum("amount")))
+    with pytest.raises(InvalidSparkPlanError, match=r"\(Aggregate, plan_id \d+\): pivot\(\) without values: its "
+                                                    r"columns are the pivot column's distinct values"):
+        explain(orders.groupBy("customer_id").pivot("status").agg(F().sum("amount")))
+    with pytest.raises(InvalidSparkPlanError, match=r"pivot\(\) with several aggregates that are not all aliased"):
+        explain(orders.groupBy("customer_id").pivot("status", ["paid"]).agg(F().sum("amount"), F().max("amount")))
     with pytest.raises(InvalidSparkPlanError, match="'amount' is read outside an aggregate function and is not "
                                                     "grouped by"):
         explain(orders.groupBy("customer_id").agg(F().col("amount")))

@@ -57,6 +57,9 @@ class ScanBuilder:
         )
 
 
+_new_tuple = tuple.__new__
+
+
 class LoweringContext:
     """Ids, positions, names and findings of one statement being lowered."""
 
@@ -115,7 +118,11 @@ class LoweringContext:
         start = meta.get("start")
         if start is None:
             return None
-        return self.text.span(start, meta["end"], self.statement)
+        # ``self.text.span(start, meta["end"], self.statement)``, inlined: asked for every node lowered.
+        text = self.text
+        statement = self.statement
+        return _new_tuple(Origin, (start, meta["end"], text.statement if statement is None else statement, text.file,
+                                   text, None, None, None, None))
 
     def first_origin(self, part: exp.Expression, fallback: exp.Expression) -> Origin | None:
         """The first position the parser kept inside ``part`` (a clause, which keeps none of its

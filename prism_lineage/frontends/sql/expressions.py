@@ -493,7 +493,7 @@ class ExpressionLowerer:
         elif isinstance(node, exp.Null):
             type_, value = None, None
         else:
-            type_, value = None, node.sql()
+            type_, value = None, sql_text(node)
         return Literal(self.ctx.ids.new("lit", origin), origin, type_, value)
 
     def passthrough(self, node: exp.Expression, mode: Mode) -> Expr:
@@ -801,6 +801,27 @@ _DIALECT_STATE = frozenset({"version", "normalization_strategy", "settings"})
 _POSITION_KEYS = frozenset({"line", "col", "start", "end"})
 
 
+def sql_text(node: exp.Expression, dialect=None) -> str:
+    """``node.sql(dialect=dialect)`` without copying the parser's positions: ``.sql()`` copies
+    the node first, and the copy runs ``copy.deepcopy`` over every node's ``meta`` dict — most
+    of the cost of naming an unaliased select item by its text.  The positions (``line``,
+    ``col``, ``start``, ``end``) are set aside for the call and put back after; the generator
+    never reads them (it reads other meta keys, which stay: a node with any other key keeps
+    its whole meta).  tests/test_speed_equivalences.py compares the two on sqlglot's identity
+    fixtures and every TPC-H/TPC-DS select item."""
+    aside = []
+    for child in node.walk():
+        meta = child._meta
+        if meta and _POSITION_KEYS.issuperset(meta):
+            aside.append((child, meta))
+            child._meta = None
+    try:
+        return node.sql(dialect=dialect)
+    finally:
+        for child, meta in aside:
+            child._meta = meta
+
+
 def type_text(to: exp.Expression, dialect) -> str:
     """``to.sql(dialect=dialect)``, remembered for a plain type: a ``DataType`` whose arguments
     are the type and flags (no parameters, no comments, no metadata besides its position) in a
@@ -812,11 +833,11 @@ def type_text(to: exp.Expression, dialect) -> str:
             or state.keys() != _DIALECT_STATE or state["settings"]
             or any(key != "this" and value is not None and type(value) is not bool for key, value in to.args.items())
             or (to._meta and not _POSITION_KEYS.issuperset(to._meta))):
-        return to.sql(dialect=dialect)
+        return sql_text(to, dialect)
     key = (type(dialect), state["version"], state["normalization_strategy"], tuple(sorted(to.args.items())))
     text = _TYPE_TEXTS.get(key)
     if text is None:
-        text = _TYPE_TEXTS[key] = to.sql(dialect=dialect)
+        text = _TYPE_TEXTS[key] = sql_text(to, dialect)
     return text
 
 

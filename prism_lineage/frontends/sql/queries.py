@@ -136,6 +136,7 @@ class FromClause:
                 if owner is None:
                     return False
                 positions.add(owner)
+                continue  # a leaf
             stack.extend(children(node))
         if len(positions) < 2:
             return False

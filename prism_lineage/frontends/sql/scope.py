@@ -299,13 +299,20 @@ class Scope:
                     return self._maybe_candidates(merged(origin), open_inner, name, origin, depth)
             match = None
             for source in scope.sources:
-                if source.has(key):
-                    field = source.find(name)
-                    if field is not None:
-                        if match is not None:
-                            holders = [s for s in scope.sources if s.has(key) and s.find(name) is not None]
-                            raise AmbiguousColumnError(name, [f"{s.alias}.{name}" for s in holders], origin)
-                        match = field
+                # ``source.has(key)``, inlined: asked of every source in scope for every column.
+                scan = source.scan
+                if scan is not None:
+                    declared = scan.declared
+                    if declared is None or not declared.has(key):
+                        continue
+                elif key not in source._index:
+                    continue
+                field = source.find(name)
+                if field is not None:
+                    if match is not None:
+                        holders = [s for s in scope.sources if s.has(key) and s.find(name) is not None]
+                        raise AmbiguousColumnError(name, [f"{s.alias}.{name}" for s in holders], origin)
+                    match = field
             if match is not None:
                 found = self._ref(match, origin, depth)
                 return self._maybe_candidates(found, open_inner, name, origin, depth)

@@ -42,7 +42,7 @@ from ...ir import (
     field_id,
 )
 from ...ir.expressions import iter_tree
-from .expressions import ExpressionLowerer, Mode, and_all, function_name
+from .expressions import ExpressionLowerer, Mode, and_all, function_name, sql_text
 from . import stars
 from .renaming import is_star, positional_candidates
 from .positional import position_of, positional_name
@@ -575,7 +575,7 @@ def _output_name(node: exp.Expression, position: int, state: SelectState) -> str
             return name
     # Engines name unaliased expressions differently (``?column?``, ``_c0``, the text);
     # the expression's own text is the name people recognise.
-    return node.sql(dialect=state.ctx.dialect)
+    return sql_text(node, state.ctx.dialect)
 
 
 def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, keep=None) -> list[SelectItem]:
