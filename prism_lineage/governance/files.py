@@ -276,52 +276,50 @@ def _plain_document(text: str) -> Any:
         node = loader.get_single_node()
         if node is None:
             return None
-        built: dict[int, Any] = {}
-        building: set[int] = set()
-        scalar = yaml.ScalarNode
-        mapping_node = yaml.MappingNode
-        construct = loader.construct_object
-
-        def build(node):
-            kind = node.__class__
-            if kind is scalar:
-                if node.tag == _STR:
-                    return node.value
-                return construct(node, deep=True)
-            key = id(node)
-            found = built.get(key)
-            if found is not None:
-                return found
-            if key in building:
-                raise _Unusual  # an alias of a node that holds it
-            building.add(key)
-            if kind is mapping_node:
-                if node.tag != _MAP:
-                    raise _Unusual
-                value: Any = {}
-                for key_node, value_node in node.value:
-                    if key_node.tag == "tag:yaml.org,2002:merge":
-                        raise _Unusual
-                    name = build(key_node)
-                    if name.__class__ is not str:
-                        try:
-                            hash(name)
-                        except TypeError:
-                            raise _Unusual from None
-                    if name in value:
-                        raise _Unusual  # said twice: ``_Loader`` names both lines
-                    value[name] = build(value_node)
-            elif kind is yaml.SequenceNode and node.tag == _SEQ:
-                value = [build(item) for item in node.value]
-            else:
-                raise _Unusual
-            building.discard(key)
-            built[key] = value
-            return value
-
-        return build(node)
+        return _built(node, {}, set(), loader.construct_object)
     finally:
         loader.dispose()
+
+
+def _built(node, built: dict[int, Any], building: set[int], construct) -> Any:
+    """``node``'s value (see ``_plain_document``).  A plain recursive function, not a closure: a
+    closure calling itself is a reference cycle holding the document's whole node tree, which a
+    sync (the cyclic collector paused) would keep to its end."""
+    kind = node.__class__
+    if kind is yaml.ScalarNode:
+        if node.tag == _STR:
+            return node.value
+        return construct(node, deep=True)
+    key = id(node)
+    found = built.get(key)
+    if found is not None:
+        return found
+    if key in building:
+        raise _Unusual  # an alias of a node that holds it
+    building.add(key)
+    if kind is yaml.MappingNode:
+        if node.tag != _MAP:
+            raise _Unusual
+        value: Any = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise _Unusual
+            name = _built(key_node, built, building, construct)
+            if name.__class__ is not str:
+                try:
+                    hash(name)
+                except TypeError:
+                    raise _Unusual from None
+            if name in value:
+                raise _Unusual  # said twice: ``_Loader`` names both lines
+            value[name] = _built(value_node, built, building, construct)
+    elif kind is yaml.SequenceNode and node.tag == _SEQ:
+        value = [_built(item, built, building, construct) for item in node.value]
+    else:
+        raise _Unusual
+    building.discard(key)
+    built[key] = value
+    return value
 
 
 def load_yaml(root: Path, relative: str) -> Any:

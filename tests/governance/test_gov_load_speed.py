@@ -177,3 +177,21 @@ def test_the_reading_order_is_networkx_topological_sort(n, edges):
     except nx.NetworkXUnfeasible:
         expected = None  # a cycle
     assert topological_order(successors) == expected
+
+
+def test_loading_leaves_no_cycle_for_the_collector(tmp_path):
+    """A sync pauses the cyclic garbage collector (control/sync.py): a document's load must not
+    leave a reference cycle (a closure calling itself did, holding the whole node tree)."""
+    import gc
+
+    (tmp_path / "d.yaml").write_text("a: {b: [1, 2, {c: d}]}\ne: &x [f]\ng: *x\n" * 1)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        for _ in range(50):
+            files.load_yaml(tmp_path, "d.yaml")
+        assert gc.collect() < 10
+    finally:
+        if enabled:
+            gc.enable()
