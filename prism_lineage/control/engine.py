@@ -32,14 +32,18 @@ ENGINE_DIRECTORIES = ("views/", "pipelines/")
 
 # --- the read ledger as JSON ----------------------------------------------------------------------
 
+# One encoder for every read (``json.dumps`` with options builds one per call): the same text.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def read_to_json(read) -> str:
-    return json.dumps([
+    return _COMPACT.encode([
         read.key, read.status.value if read.status else None, list(read.reads),
         [[name, [[l.source, l.target, l.relationship, l.transformation, l.confidence] for l in links]]
          for name, links in read.columns],
         None if read.outputs is None else list(read.outputs),
         [[list(d.address), d.resolved, None if d.columns is None else [list(c) for c in d.columns]]
-         for d in read.dependencies]], ensure_ascii=False, separators=(",", ":"))
+         for d in read.dependencies]])
 
 
 def read_from_json(text: str):
@@ -143,8 +147,10 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
                                    "declared_by, language) VALUES (?,?,?,?,?,?,?,?,?)", rows)
             connection.executemany("INSERT INTO asset_names (full_name, aliases, alias_ranks) VALUES (?, ?, ?)",
                                    names)
+            # Streamed, in key order (the table's order): each read's JSON is made as it is
+            # inserted, never all at once (about 150 MB at 100,000 assets).
             connection.executemany("INSERT INTO ledger (key, read) VALUES (?, ?)",
-                                   [(key, read_to_json(read)) for key, read in lineage.ledger.items()])
+                                   ((key, read_to_json(lineage.ledger[key])) for key in sorted(lineage.ledger)))
             connection.executemany("INSERT INTO lookups (resolved, key) VALUES (?, ?)", sorted(lookups))
             connection.executemany("INSERT INTO declared (name, columns, complete) VALUES (?, ?, ?)", declared)
             connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('dialect', ?)", (env.dialect,))

@@ -1,6 +1,9 @@
-"""The loader's fast YAML path (``files._plain_document``) builds exactly what PyYAML's own
+"""Speed work on the project load and the rollup, each checked against the slow way.
+
+The loader's fast YAML path (``files._plain_document``) builds exactly what PyYAML's own
 constructor (``files._Loader``, duplicate keys refused) builds, and never answers where PyYAML
-refuses: anything it does not handle itself is left to PyYAML (``load_yaml`` falls back)."""
+refuses: anything it does not handle itself is left to PyYAML (``load_yaml`` falls back).  The
+rollup's reading order (``rollup.topological_order``) is networkx's ``topological_sort``."""
 
 from __future__ import annotations
 
@@ -96,7 +99,7 @@ def documents(draw):
 
 
 @given(documents())
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 def test_the_fast_path_builds_what_pyyaml_builds(text):
     check(text)
 
@@ -148,3 +151,29 @@ def test_a_date_is_a_date_and_refusals_are_pyyamls(tmp_path):
     (tmp_path / "bad.yaml").write_text("a: [1, 2\n")
     with pytest.raises(ProjectError, match="bad.yaml is not valid YAML at line 2"):
         files.load_yaml(tmp_path, "bad.yaml")
+
+
+# --- the rollup's reading order (rollup.topological_order) is networkx's topological_sort ------------
+
+@given(st.integers(0, 10), st.lists(st.tuples(st.one_of(st.integers(0, 12), st.tuples(st.just("table"), st.integers(0, 3))),
+                                              st.one_of(st.integers(0, 12), st.tuples(st.just("table"), st.integers(0, 3)))),
+                                    max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_the_reading_order_is_networkx_topological_sort(n, edges):
+    import networkx as nx
+
+    from prism_lineage.governance.rollup import topological_order
+
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(n))
+    successors: dict = {i: {} for i in range(n)}
+    for u, v in edges:
+        graph.add_edge(u, v)
+        successors.setdefault(u, {})
+        successors.setdefault(v, {})
+        successors[u][v] = None
+    try:
+        expected = list(nx.topological_sort(graph))
+    except nx.NetworkXUnfeasible:
+        expected = None  # a cycle
+    assert topological_order(successors) == expected
