@@ -849,11 +849,10 @@ _HOOK_HARMLESS, _HOOK_THIS, _HOOK_OTHER, _HOOK_UNKNOWN = "harmless", "this", "ot
 # Statements a hook runs that change no value a reader of the table sees.
 _HARMLESS_COMMANDS = frozenset({"GRANT", "REVOKE", "ANALYZE", "ANALYSE", "VACUUM", "COMMENT", "CHECKPOINT", "SET",
                                 "RESET", "USE", "PRAGMA", "COMMIT", "BEGIN", "START", "ROLLBACK", "INSTALL", "LOAD",
-                                "OPTIMIZE", "CLUSTER", "REFRESH", "SHOW", "DESCRIBE", "EXPLAIN"})
+                                "OPTIMIZE", "CLUSTER", "REFRESH", "SHOW", "DESCRIBE", "EXPLAIN", "ALTER OWNER"})
 _HARMLESS_NODES = (exp.Grant, exp.Comment, exp.Set, exp.Use, exp.Pragma, exp.Transaction, exp.Commit,
                    exp.Rollback, exp.Query, exp.Describe, exp.Analyze)
-_WRITING_NODES = (exp.Update, exp.Delete, exp.Insert, exp.Merge, exp.TruncateTable, exp.Alter, exp.Create, exp.Drop,
-                  exp.Copy)
+_WRITING_NODES = (exp.Update, exp.Delete, exp.Insert, exp.Merge, exp.TruncateTable, exp.Create, exp.Drop, exp.Copy)
 
 
 def _hooks(node: dict) -> list[tuple[str, str]]:
@@ -873,18 +872,37 @@ def _hooks(node: dict) -> list[tuple[str, str]]:
 def _hook_effect(sql: str, this: str, dialect: str | None) -> tuple[str, str | None]:
     """What a rendered hook does to the model's table ``this``: nothing a reader sees, writes
     it, writes another table (named), or cannot be told."""
+    import logging
+
     import sqlglot
 
+    quiet = logging.getLogger("sqlglot")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # sqlglot warns on stderr when it falls back to a Command
     try:
         statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None]
         this_parts = _table_parts(sqlglot.parse_one(this, read=dialect, into=exp.Table))
     except SqlglotError:
         return _HOOK_UNKNOWN, None
+    finally:
+        quiet.setLevel(level)
     effects = []
     for statement in statements:
         if isinstance(statement, exp.Command):
-            keyword = str(statement.this or "").split()[0].upper() if str(statement.this or "").split() else ""
+            words = f"{statement.this or ''} {statement.expression or ''}".upper().split()
+            keyword = words[0] if words else ""
+            if keyword == "ALTER":
+                # ALTER TABLE … OWNER TO / SET … / CLUSTER BY change no value; anything else may
+                # change the shape, which cannot be read.
+                keyword = "ALTER OWNER" if "OWNER" in words and not {"ADD", "DROP", "RENAME"} & set(words) else ""
             effects.append((_HOOK_HARMLESS, None) if keyword in _HARMLESS_COMMANDS else (_HOOK_UNKNOWN, None))
+        elif isinstance(statement, exp.Alter):
+            settings = all(isinstance(action, (exp.AlterSet, exp.ClusterProperty, exp.Properties))
+                           for action in statement.args.get("actions") or ())
+            # Settings (properties, tags, clustering) change no value; a column added, dropped,
+            # renamed or retyped changes the shape: it cannot be read with the model's SQL.
+            effects.append((_HOOK_HARMLESS, None) if settings and statement.args.get("actions")
+                           else (_HOOK_UNKNOWN, None))
         elif isinstance(statement, _HARMLESS_NODES):
             effects.append((_HOOK_HARMLESS, None))
         elif isinstance(statement, (exp.Create, exp.Drop)) and str(statement.args.get("kind") or "").upper() in (

@@ -179,6 +179,29 @@ def test_42_a_hook_only_dbt_can_render_makes_the_sql_not_read(capsys):
         "be told: its SQL is not read."]
 
 
+
+@pytest.mark.parametrize(("dialect", "hook", "effect"), [
+    ("postgres", 'grant select on "db"."s"."t" to reporter', "harmless"),
+    ("snowflake", "grant select on table db.s.t to role reporter", "harmless"),
+    ("postgres", 'alter table "db"."s"."t" owner to admin', "harmless"),
+    ("databricks", 'alter table db.s.t set tblproperties ("a"="b")', "harmless"),
+    ("snowflake", "alter table db.s.t cluster by (id)", "harmless"),
+    ("postgres", 'create index if not exists i on "db"."s"."t" (id)', "harmless"),
+    ("postgres", 'analyze "db"."s"."t"', "harmless"),
+    ("postgres", 'vacuum "db"."s"."t"', "harmless"),
+    ("postgres", "comment on table \"db\".\"s\".\"t\" is 'x'", "harmless"),
+    ("postgres", 'delete from "db"."s"."t" where x is null', "this"),
+    ("postgres", 'update "db"."s"."t" set a = 1', "this"),
+    ("duckdb", "insert into audit select 1", "other"),
+    ("snowflake", "alter table db.s.t add column z int", "unknown"),
+    ("postgres", "call refresh_stats()", "unknown"),
+])
+def test_42_what_a_hook_does_to_the_table(dialect, hook, effect, capfd):
+    from prism_lineage.governance.dbt import _hook_effect
+
+    assert _hook_effect(hook, '"db"."s"."t"', dialect)[0] == effect
+    assert capfd.readouterr().err == ""  # sqlglot's fallback warnings are not printed
+
 # --- 48 ---------------------------------------------------------------------------------------
 
 # The built warehouse: the snapshot tables hold the query's columns and dbt's four; with the
