@@ -79,7 +79,7 @@ def test_a_sync_with_nothing_to_read_or_that_fails_ends_its_early_workers(tmp_pa
     sync(root, tmp_path / "index", jobs=1, full=True)  # the project read again, nothing new to read
     assert closed == [False, True]
 
-    def broken(root):
+    def broken(root, **options):
         raise OSError("the disk went away")
 
     monkeypatch.setattr(loading, "load_project", broken)
