@@ -297,3 +297,36 @@ def test_quick_replace_refuses_what_replace_would_not_do():
         quick_replace(statement, no_such_field=1)
     with pytest.raises(TypeError):
         quick_replace(dataclasses.make_dataclass("Plain", ["a"])(1), a=2)
+
+
+# --- a parsed statement whose text names no COLUMNS holds none ------------------------------
+
+from prism_lineage.frontends.sql.parsing import WITHOUT_COLUMNS  # noqa: E402
+
+
+def _check_without_columns() -> tuple[int, int]:
+    from prism_lineage.frontends.sql.dialects import get_dialect
+
+    flagged = holding = 0
+    texts = [(case.dialect, case.sql) for case in map(read_case, all_cases())] + list(_texts())
+    texts.append(("duckdb", "SELECT columns('a.*'), min(COLUMNS(*)) FROM t"))
+    texts.append(("clickhouse", "SELECT COLUMNS('a') FROM t"))
+    for dialect_name, text in texts:
+        try:
+            trees = parse_statements(text, get_dialect(dialect_name), SourceText(text))
+        except PrismError:
+            continue
+        for tree in trees:
+            has = tree.find(exp.Columns) is not None
+            holding += has
+            if tree._meta and tree._meta.get(WITHOUT_COLUMNS):
+                assert not has, (dialect_name, text)
+                flagged += 1
+            else:
+                assert "COLUMNS" in text.upper(), (dialect_name, text)  # flagged whenever it can be
+    return flagged, holding
+
+
+def test_statements_whose_text_names_no_columns_hold_none():
+    flagged, holding = run_guarded(_check_without_columns)
+    assert flagged > 1000 and holding >= 2

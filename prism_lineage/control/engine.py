@@ -32,14 +32,18 @@ ENGINE_DIRECTORIES = ("views/", "pipelines/")
 
 # --- the read ledger as JSON ----------------------------------------------------------------------
 
+# One encoder for every read (``json.dumps`` with options builds one per call): the same text.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def read_to_json(read) -> str:
-    return json.dumps([
+    return _COMPACT.encode([
         read.key, read.status.value if read.status else None, list(read.reads),
         [[name, [[l.source, l.target, l.relationship, l.transformation, l.confidence] for l in links]]
          for name, links in read.columns],
         None if read.outputs is None else list(read.outputs),
         [[list(d.address), d.resolved, None if d.columns is None else [list(c) for c in d.columns]]
-         for d in read.dependencies]], ensure_ascii=False, separators=(",", ":"))
+         for d in read.dependencies]])
 
 
 def read_from_json(text: str):
@@ -57,9 +61,12 @@ def read_from_json(text: str):
 
 # --- what a full sync leaves for the next one -----------------------------------------------------
 
-def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: dict) -> None:
+def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: dict,
+                       parsed: dict[str, tuple[str, str | None]] | None = None) -> None:
     """After a full sync: the view and pipeline files' documents, the statements in the
-    rollup's order, the ledger, the reverse lookups and the declared columns."""
+    rollup's order, the ledger, the reverse lookups and the declared columns.  ``parsed``: the
+    large files' texts and documents (JSON text) as the sync's load read them
+    (``native.read_native``); a file whose text is still that one is not parsed again."""
     from ..governance.rollup import _asset_file
     from ..governance.sql_reading import statement_key
 
@@ -87,6 +94,12 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
                     continue
                 documents.append((relative, text))
                 if len(text) >= TREE_BYTES:
+                    loaded = (parsed or {}).get(relative)
+                    if loaded is not None and loaded[0] == text:
+                        # The document the load made of this very text (what ``_parsed`` gives).
+                        if loaded[1] is not None:
+                            trees[relative] = (text, json.loads(loaded[1]))
+                        continue
                     try:
                         trees[relative] = (text, _parsed(text))
                     except Decline:
@@ -134,8 +147,10 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
                                    "declared_by, language) VALUES (?,?,?,?,?,?,?,?,?)", rows)
             connection.executemany("INSERT INTO asset_names (full_name, aliases, alias_ranks) VALUES (?, ?, ?)",
                                    names)
+            # Streamed, in key order (the table's order): each read's JSON is made as it is
+            # inserted, never all at once (about 150 MB at 100,000 assets).
             connection.executemany("INSERT INTO ledger (key, read) VALUES (?, ?)",
-                                   [(key, read_to_json(read)) for key, read in lineage.ledger.items()])
+                                   ((key, read_to_json(lineage.ledger[key])) for key in sorted(lineage.ledger)))
             connection.executemany("INSERT INTO lookups (resolved, key) VALUES (?, ?)", sorted(lookups))
             connection.executemany("INSERT INTO declared (name, columns, complete) VALUES (?, ?, ?)", declared)
             connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('dialect', ?)", (env.dialect,))

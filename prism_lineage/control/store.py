@@ -145,12 +145,15 @@ def alias_rows(asset, identifier: int) -> list[tuple[str, int, int]]:
     return [(alias, identifier, rank) for alias, rank in ranks.items()]
 
 
+# One encoder for every edge (``json.dumps`` with options builds one per call): the same text.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def links_json(columns) -> str | None:
     """A parsed edge's column detail as stored (a compact JSON list of 5-lists); None: not traced."""
     if columns is None:
         return None
-    return json.dumps([[c.source, c.target, c.relationship, c.transformation, c.confidence] for c in columns],
-                      ensure_ascii=False, separators=(",", ":"))
+    return _COMPACT.encode([[c.source, c.target, c.relationship, c.transformation, c.confidence] for c in columns])
 
 
 class StoreWriter:
@@ -328,18 +331,23 @@ class StoreWriter:
     def _insert_edges(self, connection, edges: Iterable, ids: Mapping[str, int], scope: int | None = None) -> None:
         import hashlib
 
-        known: dict[str, int] = {}
+        edges = list(edges)
+        details = [links_json(edge.columns) for edge in edges]
+        # Each column detail once, in the order first met (the ids it gets are those one insert
+        # per detail gave), then every id in a few queries instead of two per detail.
+        digests = {detail: hashlib.blake2b(detail.encode(), digest_size=16).hexdigest()
+                   for detail in details if detail is not None}
+        connection.executemany("INSERT OR IGNORE INTO links (digest, links) VALUES (?, ?)",
+                               [(digest, detail) for detail, digest in digests.items()])
+        by_digest: dict[str, int] = {}
+        wanted = list(digests.values())
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            by_digest.update(connection.execute(f"SELECT digest, id FROM links WHERE digest IN "
+                                                f"({','.join('?' * len(part))})", part))
         rows = []
-        for edge in edges:
-            detail = links_json(edge.columns)
-            link_id = None
-            if detail is not None:
-                link_id = known.get(detail)
-                if link_id is None:
-                    digest = hashlib.blake2b(detail.encode(), digest_size=16).hexdigest()
-                    connection.execute("INSERT OR IGNORE INTO links (digest, links) VALUES (?, ?)", (digest, detail))
-                    link_id = known[detail] = connection.execute("SELECT id FROM links WHERE digest = ?",
-                                                                 (digest,)).fetchone()[0]
+        for edge, detail in zip(edges, details):
+            link_id = None if detail is None else by_digest[digests[detail]]
             rows.append((ids[edge.source], ids[edge.target], edge.mark.value, edge.via.value, edge.file, link_id,
                          edge.note, getattr(edge, "revision", None), scope))
         connection.executemany("INSERT INTO edges (src, dst, mark, via, file, links, note, revision, scope) "

@@ -196,7 +196,8 @@ def _sync_full(project_dir, index, environment, wait, base, base_rev, approved, 
                started) -> SyncSummary:
     from ..governance.loading import load_project
 
-    project, access = load_project(project_dir)
+    parsed: dict = {}  # the large files' documents, kept for the engine's state (no second parse)
+    project, access = load_project(project_dir, documents=parsed)
     standing = None
     if base is not None or base_rev is not None:
         import tempfile
@@ -220,7 +221,7 @@ def _sync_full(project_dir, index, environment, wait, base, base_rev, approved, 
                 from .engine import write_engine_state
 
                 write_engine_state(root / STORE_FILE, Path(project_dir), project.environment(env_name),
-                                   summary.lineage, snapshot)
+                                   summary.lineage, snapshot, parsed)
             write_fingerprint(root / STORE_FILE, snapshot if complete else {})
     summary.seconds = time.perf_counter() - started
     return summary
@@ -548,12 +549,17 @@ def _with_revisions(lineage, previous, revision: str | None):
     before = {(e.source, e.target, e.mark, e.via, e.file): e.revision for e in (previous.edges if previous else ())}
     from ..governance.statuses import Mark
 
+    fresh: dict[str, bool] = {}  # by target: one of the statements writing it was read now
+    renamed = _edge_with_revision()
+
     def named(edge):
         if edge.mark is not Mark.PARSED:
             return edge
-        fresh = any(k in read_now for k in lineage.ledger_by_asset.get(edge.target, ()))
-        found = revision if fresh else before.get((edge.source, edge.target, edge.mark, edge.via, edge.file), revision)
-        return edge if found == edge.revision else replace(edge, revision=found)
+        now = fresh.get(edge.target)
+        if now is None:
+            now = fresh[edge.target] = any(k in read_now for k in lineage.ledger_by_asset.get(edge.target, ()))
+        found = revision if now else before.get((edge.source, edge.target, edge.mark, edge.via, edge.file), revision)
+        return edge if found == edge.revision else renamed(edge, found)
 
     lineage.edges = tuple(named(e) for e in lineage.edges)
     # A scope's own reads are made by this pass (the index keeps the base's ledger only).
@@ -562,6 +568,27 @@ def _with_revisions(lineage, previous, revision: str | None):
                   for target, group in overrides.edges.items()}
         lineage.scoped[key] = replace(overrides, edges=groups)
     return lineage
+
+
+def _edge_with_revision():
+    """``replace(edge, revision=r)`` for ``LineageEdge``, without ``dataclasses.replace``'s walk
+    over the fields per call (a full sync names the revision of every parsed edge)."""
+    import dataclasses
+    from operator import attrgetter
+
+    from ..governance.rollup import LineageEdge
+
+    names = [f.name for f in dataclasses.fields(LineageEdge) if f.init]
+    values, at = attrgetter(*names), names.index("revision")
+
+    def renamed(edge, revision):
+        if type(edge) is not LineageEdge:
+            return replace(edge, revision=revision)
+        found = list(values(edge))
+        found[at] = revision
+        return LineageEdge(*found)
+
+    return renamed
 
 
 def _meta(project, lineage, epoch: int | None, revision: str | None) -> dict[str, str | None]:

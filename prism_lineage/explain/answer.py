@@ -74,7 +74,7 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
     # What the frontend found uncertain about a field that is not an output (a ``*`` inside a
     # derived table whose named columns were resolved) does not concern the answer: an output
     # that depends on it carries a non-exact source and its own entry.
-    outputs_named = _output_names(statement)
+    outputs_named = _output_names(statement) if statement.uncertain else None
     for item in statement.uncertain:
         if item.field is None or outputs_named is None or item.field in outputs_named:
             note(item.field, item.reason, derived=False)

@@ -90,9 +90,9 @@ def _matched(found: IndirectSources) -> IndirectSources:
 
 
 # What flows into one target: (value edges, other edges, "flow" link sources, "matched" link
-# sources), each in the order given.  One dictionary lookup per target instead of four: this
-# is asked for every target of every plan.
-_Inputs = tuple[list[Edge], list[Edge], list[str], list[str]]
+# sources), each in the order given (``()`` where there is none).  One dictionary lookup per
+# target instead of four: this is asked for every target of every plan.
+_Inputs = list  # [value edges, other edges, flow sources, matched sources]
 _NO_INPUTS: _Inputs = ((), (), (), ())  # type: ignore[assignment]
 
 
@@ -107,21 +107,34 @@ class EndToEnd:
         """``known``: the answers of targets whose edges are not given (value sources and
         indirect sources by target: the rows of a script's table, resolved once for every
         statement that reads them — lineage/through.py)."""
+        # A target's record holds the shared empty tuple for a kind of input it has none of
+        # (most targets have value edges only): a list is made for what is there.
         inputs: dict[str, _Inputs] = {}
         get = inputs.get
         for edge in edges:
             target = edge.target
             entry = get(target)
+            slot = 0 if edge.relationship is _VALUE else 1
             if entry is None:
-                entry = inputs[target] = ([], [], [], [])
-            entry[0 if edge.relationship is _VALUE else 1].append(edge)
+                entry = inputs[target] = [(), (), (), ()]
+                entry[slot] = [edge]
+            elif entry[slot]:
+                entry[slot].append(edge)
+            else:
+                entry[slot] = [edge]
         for link in links:
             kind = link.kind
             if kind == "flow" or kind == "matched":
-                entry = get(link.target)
+                target = link.target
+                entry = get(target)
+                slot = 2 if kind == "flow" else 3
                 if entry is None:
-                    entry = inputs[link.target] = ([], [], [], [])
-                entry[2 if kind == "flow" else 3].append(link.source)
+                    entry = inputs[target] = [(), (), (), ()]
+                    entry[slot] = [link.source]
+                elif entry[slot]:
+                    entry[slot].append(link.source)
+                else:
+                    entry[slot] = [link.source]
         self._inputs = inputs
         self._known = known
         self._values: dict[str, ValueSources] = dict(known[0]) if known else {}

@@ -252,6 +252,13 @@ CASES = [
          "POSITIONAL JOIN (SELECT name, region FROM customers) AS c",
          "horizontal concat: rows paired by position, no row deciding another's (DuckDB's POSITIONAL JOIN; it was "
          "refused)"),
+    Case("join_where",
+         lambda f: f[o].join_where(f[c], pl.col("customer_id") < pl.col("customer_id_right"),
+                                   pl.col("status") != "void").select("order_id", "name"),
+         "SELECT o.order_id, c.name FROM orders AS o JOIN customers AS c ON o.customer_id < c.customer_id "
+         "WHERE o.status <> 'void'",
+         "join_where: a cross join filtered, read as SQL's FROM a, b WHERE: the predicate relating both sides is the "
+         "join's condition (join lineage), the other a filter"),
     Case("unnest_built_struct",
          lambda f: f[o].select(pl.struct("order_id", "amount").alias("s")).unnest("s"),
          "SELECT s.order_id AS order_id, s.amount AS amount"

@@ -52,7 +52,8 @@ def pipelines(draw) -> Pipeline:
     spark = session()
     p = Pipeline(spark.read.table("t"), "SELECT a, b, s FROM t", ["a", "b", "s"], ["a", "b"])
     for number in range(draw(st.integers(1, 4))):
-        op = draw(st.sampled_from(["filter", "with_column", "select", "group_by", "join", "distinct", "explode"]))
+        op = draw(st.sampled_from(["filter", "with_column", "select", "group_by", "join", "distinct", "explode",
+                                   "using_join"]))
         if op == "filter" and p.numeric:
             c = draw(st.sampled_from(p.numeric))
             p.frame = p.frame.filter(F.col(c) > 1)
@@ -114,6 +115,21 @@ def pipelines(draw) -> Pipeline:
                 p.frame = grouped.select(key, F.posexplode(name))
                 p.sql = p.derived(f"{key}, POSEXPLODE({name})")
                 p.columns, p.numeric = [key, "pos", "col"], ["pos", "col"]
+        elif op == "using_join" and not p.joined and p.numeric and not {"k", "uk", "x"} & set(p.columns):
+            # a column renamed k, joined USING (k); the right key taken by its DataFrame (trial 52)
+            c = draw(st.sampled_from(p.numeric))
+            how = draw(st.sampled_from(["inner", "left", "full"]))
+            right = spark.read.table("u")
+            rest = [col for col in p.columns if col != c]
+            p.frame = p.frame.withColumnRenamed(c, "k").join(right, "k", how).select(
+                *rest, "k", right["k"].alias("uk"), "x")
+            inner = p.derived(", ".join(f"{col} AS k" if col == c else col for col in p.columns))
+            p.step += 1
+            p.sql = (f"SELECT {''.join(f'q{p.step}.{col}, ' for col in rest)}k, u.k AS uk, u.x FROM ({inner}) AS "
+                     f"q{p.step} {how.upper()} JOIN u USING (k)")
+            p.columns = rest + ["k", "uk", "x"]
+            p.numeric = [col for col in p.numeric if col != c] + ["k", "uk", "x"]
+            p.joined = True
         elif op == "distinct":
             p.frame = p.frame.distinct()
             p.sql = p.derived(f"DISTINCT {', '.join(p.columns)}")

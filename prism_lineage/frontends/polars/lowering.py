@@ -12,7 +12,9 @@ line.  Every target also keeps an ingress origin naming the plan node it came fr
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from types import SimpleNamespace
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
@@ -580,6 +582,10 @@ class Lowerer:
         windows = _Windows(self.ctx, origin)
         lowerer = ExprLowerer(self.ctx, node, input_.fields, windows)
         predicate = lowerer.lower(node.exprs["predicate"][0])
+        if not windows.calls:
+            crossed = self._comma_join(input_, predicate, origin)
+            if crossed is not None:
+                return crossed
         base = windows.build(input_)
         clause = "where" if base is input_ else "qualify"
         relation: Relation = Filter(self.ctx.new_id("filter", origin), origin, base, predicate, clause)
@@ -587,6 +593,36 @@ class Lowerer:
             relation = self.project(relation, self.refs(input_.fields, origin), [f.name for f in input_.fields],
                                     origin)
         return relation
+
+    def _comma_join(self, input_: Relation, predicate: Expr, origin: Origin | None) -> Relation | None:
+        """``join_where`` / a cross join then ``filter``: SQL's ``FROM a, b WHERE …`` — the conjuncts
+        relating both sides become the join's condition (join lineage), the others stay a filter
+        (below the join's output, over the same columns); ``None`` when the input is no cross join's
+        plain output."""
+        if not (isinstance(input_, Project) and isinstance(input_.input, Join)
+                and input_.input.kind is JoinKind.CROSS and all(isinstance(e, FieldRef) for e in input_.exprs)):
+            return None
+        from ...ir import transform
+        from ...ir.walk import Transformed
+        from ..substrait.joins import place_join_predicates
+
+        below = {c.id: e.field for c, e in zip(input_.columns, input_.exprs)}
+
+        def to_join(node: Expr) -> Transformed[Expr]:
+            if isinstance(node, FieldRef) and node.field in below:
+                return Transformed(dataclasses.replace(node, field=below[node.field]), True)
+            return Transformed(node, False)
+
+        # What that helper asks of a lowerer: ids (here: at the filter's origin) and an origin.
+        ids = SimpleNamespace(ctx=SimpleNamespace(new_id=lambda kind, _path: self.ctx.new_id(kind, origin),
+                                                  origin=origin))
+        joined, rest = place_join_predicates(ids, input_.input, transform(predicate, on_expr=to_join).node,
+                                             self.ctx.path)
+        if joined is input_.input:
+            return None
+        if rest is not None:
+            joined = Filter(self.ctx.new_id("filter", origin), origin, joined, rest, "where")
+        return dataclasses.replace(input_, input=joined)
 
     def _Sort(self, node: PNode, input_: Relation) -> Relation:
         origin = self.origin(node)

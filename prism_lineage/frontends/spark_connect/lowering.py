@@ -128,6 +128,9 @@ class Col:
 class Lowered:
     relation: Relation
     cols: list[Col]
+    # Columns not in the output that its parent may still name by DataFrame or qualifier: a USING
+    # join's key of each side (``t.join(u, "k").select(u["k"])`` is u's key, as in Spark SQL).
+    hidden: list[Col] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -212,6 +215,13 @@ def split_identifier(text: str) -> list[str]:
     return parts
 
 
+@dataclass(slots=True)
+class _Ids:
+    """What ``substrait.joins.place_join_predicates`` asks of a lowerer: its context (ids, origin)."""
+
+    ctx: "Context"
+
+
 class _Windows:
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -252,8 +262,9 @@ class ExprLowerer:
     """Lowers the expressions of one relation against its input's columns."""
 
     def __init__(self, ctx: Context, path: str, kind: str, plan_id: int | None, cols: Sequence[Col],
-                 windows: _Windows | None = None, measures: _Measures | None = None):
+                 windows: _Windows | None = None, measures: _Measures | None = None, hidden: Sequence[Col] = ()):
         self.ctx = ctx
+        self.hidden = list(hidden)
         self.path = path
         self.kind = kind
         self.plan_id = plan_id
@@ -272,8 +283,21 @@ class ExprLowerer:
     # --- names ---------------------------------------------------------------------------------
 
     def resolve(self, identifier: str, plan_id: int | None) -> tuple[Col, list[str]]:
+        try:
+            return self._resolve_in(self.cols, identifier, plan_id)
+        except InvalidSparkPlanError:
+            # Not among the output: a hidden column (a USING join's key of one side), named by its
+            # DataFrame or its qualifier only.
+            if not self.hidden or (plan_id is None and len(split_identifier(identifier)) < 2):
+                raise
+            try:
+                return self._resolve_in(self.hidden, identifier, plan_id)
+            except InvalidSparkPlanError:
+                pass
+            raise
+
+    def _resolve_in(self, cols: Sequence[Col], identifier: str, plan_id: int | None) -> tuple[Col, list[str]]:
         parts = split_identifier(identifier)
-        cols = self.cols
         if plan_id is not None:
             cols = [c for c in cols if plan_id in c.plan_ids]
             if not cols:
@@ -752,10 +776,13 @@ class Lowerer:
     def input(self, node: Message, path: str, name: str = "input") -> Lowered:
         if not node.HasField(name):
             raise self.fail(path, node.DESCRIPTOR.name, f"the {node.DESCRIPTOR.name} has no {name} relation")
-        return self.lower(getattr(node, name), f"{path}.{name}")
+        lowered = self.lower(getattr(node, name), f"{path}.{name}")
+        self._hidden = lowered.hidden  # for the parent's expressions only (exprs)
+        return lowered
 
     def exprs(self, path: str, node: Message, plan_id: int | None, cols: Sequence[Col], **kw) -> ExprLowerer:
         self.ctx.enter(path, node.DESCRIPTOR.name, plan_id)
+        kw.setdefault("hidden", getattr(self, "_hidden", ()))
         return ExprLowerer(self.ctx, path, node.DESCRIPTOR.name, plan_id, cols, **kw)
 
     def refs(self, cols: Sequence[Col]) -> list[Expr]:
@@ -955,6 +982,15 @@ class Lowerer:
         input_ = self.input(node, path)
         windows = _Windows(self.ctx)
         predicate = self.exprs(path, node, plan_id, input_.cols, windows=windows).lower(node.condition)
+        if not windows.calls and isinstance(input_.relation, Join):
+            # crossJoin(…).filter(…): SQL's FROM a, b WHERE … — a conjunct relating the crossed
+            # inputs is the join's condition (join lineage), as the SQL and Substrait frontends read it.
+            from ..substrait.joins import place_join_predicates
+
+            joined, rest = place_join_predicates(_Ids(self.ctx), input_.relation, predicate, path)
+            if rest is None:
+                return Lowered(joined, input_.cols)
+            input_, predicate = Lowered(joined, input_.cols), rest
         base = windows.build(input_.relation)
         relation: Relation = Filter(self.ctx.new_id("filter"), self.ctx.origin, base, predicate,
                                     "where" if base is input_.relation else "qualify")
@@ -1240,7 +1276,7 @@ class Lowerer:
         right = self.input(node, path, "right")
         join_type = node.DESCRIPTOR.fields_by_name["join_type"].enum_type.values_by_number[node.join_type].name
         kind = _JOINS[join_type]
-        lowerer = self.exprs(path, node, plan_id, left.cols + right.cols)
+        lowerer = self.exprs(path, node, plan_id, left.cols + right.cols, hidden=left.hidden + right.hidden)
         condition: Expr | None = None
         if node.HasField("join_condition"):
             condition = lowerer.lower(node.join_condition)
@@ -1265,8 +1301,12 @@ class Lowerer:
         # full join), then the left's other columns, then the right's.
         items: list[tuple[Expr, str, Col | None]] = []
         for l_col, r_col in pairs:
-            merged = replace(l_col, plan_ids=l_col.plan_ids | r_col.plan_ids,
-                             qualifiers=l_col.qualifiers | r_col.qualifiers)
+            # The merged key answers to the side whose value it is (the left's, the right's for a
+            # right join, neither's for a full join: coalesce); each side's own key stays reachable
+            # by its DataFrame or qualifier (``hidden``), as Spark SQL's t.k / u.k.
+            owner = {JoinKind.FULL: None, JoinKind.RIGHT: r_col}.get(kind, l_col)
+            merged = replace(l_col, plan_ids=owner.plan_ids if owner else frozenset(),
+                             qualifiers=owner.qualifiers if owner else frozenset())
             if kind is JoinKind.FULL:
                 expr = Call(self.ctx.new_id("call"), self.ctx.origin, None, "coalesce", tuple(self.refs([l_col, r_col])))
                 items.append((expr, l_col.name, merged))
@@ -1278,7 +1318,7 @@ class Lowerer:
             if col.field.id not in used:
                 items.append((self.refs([col])[0], col.name, col))
         lowered = self.projected(Lowered(join, left.cols + right.cols), items, "join_output")
-        # A column taken by its DataFrame (df["k"]) still finds the merged key.
+        lowered.hidden = [c for pair in pairs for c in pair]
         return lowered
 
     def _set_op(self, node: Message, path: str, plan_id: int | None) -> Lowered:
