@@ -328,9 +328,8 @@ class _Worker:
 
     @classmethod
     def load(cls, source: str) -> None:
-        import pickle
-
         import gc
+        import pickle
 
         with open(source, "rb") as file:
             names, declared, functions, budget = pickle.load(file)

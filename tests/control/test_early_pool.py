@@ -45,9 +45,9 @@ def test_the_workers_fork_before_the_project_is_loaded_and_store_what_late_worke
         events.append("forked")
         return spawn(self)
 
-    def loaded(root, **options):  # load_project's keyword options (documents=) pass through
+    def loaded(root, *args, **kwargs):
         events.append("loaded")
-        return load(root, **options)
+        return load(root, *args, **kwargs)
 
     monkeypatch.setattr(reading_pass._Pool, "spawn", spawned)
     monkeypatch.setattr(loading, "load_project", loaded)
@@ -79,7 +79,7 @@ def test_a_sync_with_nothing_to_read_or_that_fails_ends_its_early_workers(tmp_pa
     sync(root, tmp_path / "index", jobs=1, full=True)  # the project read again, nothing new to read
     assert closed == [False, True]
 
-    def broken(root, **options):
+    def broken(root, *args, **kwargs):
         raise OSError("the disk went away")
 
     monkeypatch.setattr(loading, "load_project", broken)
