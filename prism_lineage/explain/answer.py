@@ -6,9 +6,9 @@ from ..ir import Modify, Statement
 from ..ir.walk import scanned_tables
 from ..lineage.edges import column_name
 from ..lineage.graph import LineageGraph
-from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship
-from ..lineage.kinds import strongest, surest
-from ..lineage.paths import SEPARATOR, UNKNOWN_PART, covers, split, unsealed
+from ..lineage.kinds import Confidence, Relationship
+from ..lineage.paths import split
+from ..lineage.source_merge import merged_in_order
 from ..lineage.through import ScriptSummaries
 from .models import FieldAnswer, SourceColumn, StatementAnswer, UncertainItem, new_field_answer, new_uncertain_item
 
@@ -32,22 +32,6 @@ def _source(column: str, relationship: str, transformation: str, confidence: str
         )
         _SOURCES[key] = found
     return found
-
-
-def _without_covered_paths(sources: list) -> list:
-    """A column read whole (or at a shorter path) already covers its parts read elsewhere in
-    the same field under the same kind: ``a`` covers ``a.x``, ``a.x`` covers ``a.x[0]``."""
-    read: dict[tuple, list[str | None]] = {}
-    for relationship, column, _ in sources:
-        target, path = split(column)
-        read.setdefault((relationship, target), []).append(path)
-    kept = []
-    for relationship, column, found in sources:
-        target, path = split(column)
-        if path is not None and any(other != path and covers(other, path) for other in read[(relationship, target)]):
-            continue
-        kept.append((relationship, column, found))
-    return kept
 
 
 _VALUE = Relationship.VALUE
@@ -135,47 +119,14 @@ def _output_names(statement: Statement) -> set[str] | None:
     return {f.name for f in statement.root.fields}
 
 
-def _unsealed(sources: list) -> list:
-    """A column reached both as itself and as an unknown part of it (a set operation pairing
-    by position with unknown columns) is one source: the strongest transformation, the surest
-    confidence with its reason."""
-    merged: dict[tuple, tuple] = {}
-    for relationship, column, found in sources:
-        key = (relationship, unsealed(column))
-        old = merged.get(key)
-        if old is None:
-            merged[key] = found
-            continue
-        confidence = surest(old[1], found[1])
-        merged[key] = (strongest(old[0], found[0]), confidence, old[2] if confidence == old[1] else found[2])
-    return [(relationship, column, found) for (relationship, column), found in merged.items()]
-
-
 # Rendered sources by (relationship, column key, transformation, confidence): the same
 # dependency recurs across fields and statements.
 _RENDERED: dict[tuple, SourceColumn] = {}
 
 
-def _render_order(source: tuple) -> tuple:
-    return RELATIONSHIP_ORDER[source[0]], source[1]
-
-
 def _render(sources: list) -> tuple[list[SourceColumn], list[str]]:
     """The answer's sources, sorted by kind then column, and the reasons of non-exact ones."""
-    # One look at the columns for both rare cases (merging an unknown part keeps a column's
-    # path separator, so the second test gives the same after the first rewrite).
-    unknown_part = with_path = False
-    for _, column, _ in sources:
-        if column.endswith(UNKNOWN_PART):
-            unknown_part = True
-        if SEPARATOR in column:
-            with_path = True
-    if unknown_part:
-        sources = _unsealed(sources)
-    if with_path:
-        sources = _without_covered_paths(sources)
-    if len(sources) > 1:
-        sources.sort(key=_render_order)
+    sources = merged_in_order(sources)
     rendered = []
     notes = []
     for relationship, column, (transformation, confidence, reason) in sources:

@@ -31,8 +31,9 @@ from ..ir.modify import WriteClause
 from ..ir.walk import _may_hold_expressions
 from ..lineage.edges import column_name
 from ..lineage.graph import LineageGraph
-from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship, strongest, surest
-from ..lineage.paths import SEPARATOR, UNKNOWN_PART, covers, split, unsealed
+from ..lineage.kinds import Relationship
+from ..lineage.paths import split
+from ..lineage.source_merge import merged_in_order
 from ..lineage.through import ScriptSummaries
 
 # (column as ``table.column``, relationship, transformation, confidence): a source of a field.
@@ -78,29 +79,12 @@ def _fields(statement: Statement, graph: LineageGraph, rendered: dict[tuple, Sou
     return fields
 
 
-def _order(source: tuple) -> tuple:
-    return RELATIONSHIP_ORDER[source[0]], source[1]
-
-
 def _ordered(sources: list, rendered: dict[tuple, Source]) -> tuple[Source, ...]:
     """``explain.answer._render`` without the models and the reasons: the sources merged,
     without covered paths, sorted by kind then column."""
     if not sources:
         return ()
-    # One look at the columns for both rare cases (merging an unknown part keeps a column's
-    # path separator, so the second test gives the same after the first rewrite).
-    unknown_part = with_path = False
-    for _, column, _ in sources:
-        if column.endswith(UNKNOWN_PART):
-            unknown_part = True
-        if SEPARATOR in column:
-            with_path = True
-    if unknown_part:
-        sources = _unsealed(sources)
-    if with_path:
-        sources = _without_covered_paths(sources)
-    if len(sources) > 1:
-        sources.sort(key=_order)
+    sources = merged_in_order(sources)
     out = []
     for relationship, column, (transformation, confidence, _) in sources:
         key = (relationship, column, transformation, confidence)
@@ -111,36 +95,6 @@ def _ordered(sources: list, rendered: dict[tuple, Source]) -> tuple[Source, ...]
         out.append(source)
     return tuple(out)
 
-
-# The two merges below are explain/answer.py's ``_unsealed`` and ``_without_covered_paths``,
-# repeated so that reading for a sync does not import the explain models (pydantic); the test
-# compares the results with the explain answer's.
-
-def _unsealed(sources: list) -> list:
-    merged: dict[tuple, tuple] = {}
-    for relationship, column, found in sources:
-        key = (relationship, unsealed(column))
-        old = merged.get(key)
-        if old is None:
-            merged[key] = found
-            continue
-        confidence = surest(old[1], found[1])
-        merged[key] = (strongest(old[0], found[0]), confidence, old[2] if confidence == old[1] else found[2])
-    return [(relationship, column, found) for (relationship, column), found in merged.items()]
-
-
-def _without_covered_paths(sources: list) -> list:
-    read: dict[tuple, list[str | None]] = {}
-    for relationship, column, _ in sources:
-        target, path = split(column)
-        read.setdefault((relationship, target), []).append(path)
-    kept = []
-    for relationship, column, found in sources:
-        target, path = split(column)
-        if path is not None and any(other != path and covers(other, path) for other in read[(relationship, target)]):
-            continue
-        kept.append((relationship, column, found))
-    return kept
 
 
 def scanned_in_walk_order(statements: list[Statement]) -> list[str]:
