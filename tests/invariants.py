@@ -227,8 +227,9 @@ def named_identifiers(sql: str, dialect: str | None, catalog: Catalog | None = N
                 star = True  # NATURAL JOIN names its columns implicitly
             elif isinstance(node, exp.Pivot):
                 star = True  # PIVOT groups by (UNPIVOT keeps) every column it does not name
-            elif isinstance(node, exp.Parameter) and isinstance(node.this, exp.Literal) and not node.this.is_string:
-                star = True  # Snowflake's $2 names the second column, whatever it is called
+            elif isinstance(node, (exp.Parameter, exp.PositionalColumn)) and isinstance(node.this, exp.Literal) \
+                    and not node.this.is_string:
+                star = True  # Snowflake's $2 / DuckDB's #2 name the second column, whatever it is called
             elif isinstance(node, exp.TableAlias) and node.columns:
                 star = True  # ``t AS u(a, b)`` names t's first columns by position, whatever they are
             elif isinstance(node, exp.Columns):

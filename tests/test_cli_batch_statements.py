@@ -178,3 +178,12 @@ def test_a_directory_of_scripts_and_queries_is_the_same_on_any_number_of_process
         if record["index"] is not None:
             by_file[record["file"]].append(record["index"])
     assert by_file and all(indexes == list(range(len(indexes))) for indexes in by_file.values())
+
+
+def test_a_commented_semicolon_after_an_unread_part_is_no_statement() -> None:
+    """``ELSE ;ms;--``: the last ``;`` carries the comment, so sqlglot makes it a part of its own;
+    it is no statement (it was a third unit ``;--`` when the text was cut whole, none when cut a
+    block at a time: found by test_broken_logs_are_cut_the_same_at_any_block_size)."""
+    for block in (1, 4000):
+        units = [u.text for u in batch.split_statements("ELSE ;ms;--", "f", get_dialect("bigquery"), block_chars=block)]
+        assert units == ["ELSE ", "ms"]

@@ -255,7 +255,6 @@ def _cut_units(tokens: list, piece: str, dialect, final: bool) -> tuple[list[tup
     """The statements of a block as (start of its text, its first token, end of its text), in
     offsets of ``piece``, and where the next block starts; ``None`` if nothing can be cut yet."""
     from sqlglot import exp
-    from sqlglot.tokens import TokenType
 
     from ..frontends.sql.parsing import chunk_extents, statement_extents
     from ..frontends.sql.procedures import statements_taken
@@ -267,10 +266,7 @@ def _cut_units(tokens: list, piece: str, dialect, final: bool) -> tuple[list[tup
         extents = run_guarded(statement_extents, tokens, piece, dialect, getattr(tokens, "batches", ()))
     except PrismError:  # nested too deeply for the parser after all: each part fails on its own
         extents = chunk_extents(tokens)
-    # A part holding only ``;`` (and comments) is no statement, whatever node the parser made of
-    # it: after a refused ``ELSE`` sqlglot reads a trailing ``;\n-- …`` as an END of its own.
-    read = [e for e in extents.statements if e.node is not None and not isinstance(e.node, exp.Semicolon)
-            and not all(t.token_type is TokenType.SEMICOLON for t in tokens[e.first:e.end])]
+    read = [e for e in extents.statements if e.node is not None and not isinstance(e.node, exp.Semicolon)]
     groups: list[tuple[int, int]] = []
     position = 0
     while position < len(read):

@@ -32,14 +32,18 @@ ENGINE_DIRECTORIES = ("views/", "pipelines/")
 
 # --- the read ledger as JSON ----------------------------------------------------------------------
 
+# One encoder for every read (``json.dumps`` with options builds one per call): the same text.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def read_to_json(read) -> str:
-    return json.dumps([
+    return _COMPACT.encode([
         read.key, read.status.value if read.status else None, list(read.reads),
         [[name, [[l.source, l.target, l.relationship, l.transformation, l.confidence] for l in links]]
          for name, links in read.columns],
         None if read.outputs is None else list(read.outputs),
         [[list(d.address), d.resolved, None if d.columns is None else [list(c) for c in d.columns]]
-         for d in read.dependencies]], ensure_ascii=False, separators=(",", ":"))
+         for d in read.dependencies]])
 
 
 def read_from_json(text: str):
@@ -57,9 +61,12 @@ def read_from_json(text: str):
 
 # --- what a full sync leaves for the next one -----------------------------------------------------
 
-def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: dict) -> None:
+def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: dict,
+                       parsed: dict[str, tuple[str, str | None]] | None = None) -> None:
     """After a full sync: the view and pipeline files' documents, the statements in the
-    rollup's order, the ledger, the reverse lookups and the declared columns."""
+    rollup's order, the ledger, the reverse lookups and the declared columns.  ``parsed``: the
+    large files' texts and documents (JSON text) as the sync's load read them
+    (``native.read_native``); a file whose text is still that one is not parsed again."""
     from ..governance.rollup import _asset_file
     from ..governance.sql_reading import statement_key
 
@@ -87,6 +94,12 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
                     continue
                 documents.append((relative, text))
                 if len(text) >= TREE_BYTES:
+                    loaded = (parsed or {}).get(relative)
+                    if loaded is not None and loaded[0] == text:
+                        # The document the load made of this very text (what ``_parsed`` gives).
+                        if loaded[1] is not None:
+                            trees[relative] = (text, json.loads(loaded[1]))
+                        continue
                     try:
                         trees[relative] = (text, _parsed(text))
                     except Decline:
@@ -102,7 +115,7 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
         else:
             declared, by = [[name, DECLARED_READ_NOTE, None] for name in view.reads], "reads"
         statements.append((view.full_name, view.sql, view.dialect or env.dialect, "view", view.file,
-                           view.sql_read_from, json.dumps(declared, ensure_ascii=False), by, "sql"))
+                           view.sql_read_from, json.dumps(declared, ensure_ascii=False), by, view.language))
     for pipeline in env.pipelines:
         for asset in pipeline.assets:
             if asset.writes in lineage.by_name:
@@ -134,8 +147,10 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
                                    "declared_by, language) VALUES (?,?,?,?,?,?,?,?,?)", rows)
             connection.executemany("INSERT INTO asset_names (full_name, aliases, alias_ranks) VALUES (?, ?, ?)",
                                    names)
+            # Streamed, in key order (the table's order): each read's JSON is made as it is
+            # inserted, never all at once (about 150 MB at 100,000 assets).
             connection.executemany("INSERT INTO ledger (key, read) VALUES (?, ?)",
-                                   [(key, read_to_json(read)) for key, read in lineage.ledger.items()])
+                                   ((key, read_to_json(lineage.ledger[key])) for key in sorted(lineage.ledger)))
             connection.executemany("INSERT INTO lookups (resolved, key) VALUES (?, ?)", sorted(lookups))
             connection.executemany("INSERT INTO declared (name, columns, complete) VALUES (?, ?, ?)", declared)
             connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('dialect', ?)", (env.dialect,))
@@ -150,12 +165,15 @@ class Decline(Exception):
 
 
 def sync_sql_edits(project_dir: Path, root: Path, old: dict, snapshot: dict, budget, revision: str | None,
-                   meta: dict, changed: list[str] | None = None):
+                   meta: dict, changed: list[str] | None = None, found_digest: str | None = None):
     """The epoch and store delta for a change to SQL only (see the module); returns the summary,
     or None to decline.  Runs under the environment's write lock.  ``changed``: the paths whose
-    fingerprint differs, when the caller knows them."""
+    fingerprint differs, when the caller knows them; the store records ``snapshot`` as the files
+    synced (``found_digest``: its digest) in the transaction that moves it to the new epoch."""
     try:
-        return _Engine(Path(project_dir), root, budget, revision, meta).run(old, snapshot, changed)
+        engine = _Engine(Path(project_dir), root, budget, revision, meta)
+        engine.files = (old, snapshot, changed, found_digest)
+        return engine.run(old, snapshot, changed)
     except Decline:
         return None
 
@@ -170,6 +188,7 @@ class _Engine:
         self.budget = budget
         self.revision = revision
         self.meta = meta
+        self.files = None  # (before, found, changed, digest): recorded with the store's change
         # The reader may look columns up from the thread it parses in (a guarded, deeper stack).
         self.connection = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
         from .store import STATEMENTS_BY_KEY
@@ -247,6 +266,14 @@ class _Engine:
                            if w in edits or r != self._old_read(self._statements_of(w)[0][1])}
         if len(changed_writers) > MAX_AFFECTED:
             raise Decline
+        for writer, read in changed_writers.items():
+            # A text another statement holds too, read otherwise now than the ledger has it (only
+            # a cycle makes one text read two ways): that statement's group in the index holds
+            # the ledger's read, and which read stands is the rollup's reading order — decline.
+            key = self.statement[writer][1]
+            others = {w for (w,) in self.connection.execute("SELECT writer FROM statements WHERE key = ?", (key,))}
+            if others - set(changed_writers) and self._old_read(key) not in (None, read):
+                raise Decline
         self.affected = changed_writers
         self._check_scopes_after()
         compiled = []
@@ -534,7 +561,7 @@ class _Engine:
         import datetime
 
         from ..index.writer import EpochWriter
-        from .store import StoreWriter, write_fingerprint
+        from .store import StoreWriter, update_files
 
         alive = [a for (a,) in self.connection.execute("SELECT asset_id FROM assets ORDER BY asset_id")]
         writer = EpochWriter(self.root)
@@ -546,30 +573,34 @@ class _Engine:
         meta = {"epoch": str(epoch), "revision": self.revision,
                 "commit": self.revision.split("+")[0] if self.revision else None,
                 "synced_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
-        StoreWriter(self.root).apply(assets=list(compiled.values()), edge_groups=edge_groups, meta=meta)
-        connection = sqlite3.connect(self.path, timeout=30.0)
-        try:
-            with connection:
-                for writer_name in affected:
-                    position, key = self.statement[writer_name][0], self.statement[writer_name][1]
-                    old_key = connection.execute("SELECT key FROM statements WHERE position = ?",
-                                                 (position,)).fetchone()[0]
-                    connection.execute("UPDATE statements SET key = ? WHERE position = ?", (key, position))
-                    if old_key != key and not connection.execute("SELECT 1 FROM statements WHERE key = ?",
-                                                                 (old_key,)).fetchone():
-                        connection.execute("DELETE FROM ledger WHERE key = ?", (old_key,))
-                        connection.execute("DELETE FROM lookups WHERE key = ?", (old_key,))
-                for key, read in self.reads.items() if affected else ():
-                    connection.execute("INSERT OR REPLACE INTO ledger (key, read) VALUES (?, ?)",
-                                       (key, read_to_json(read)))
-                    connection.execute("DELETE FROM lookups WHERE key = ?", (key,))
-                    connection.executemany("INSERT OR IGNORE INTO lookups (resolved, key) VALUES (?, ?)",
-                                           [(d.resolved, key) for d in read.dependencies if d.resolved])
-                connection.executemany("INSERT OR REPLACE INTO documents (path, document) VALUES (?, ?)",
-                                       sorted(documents.items()))
-                write_trees(connection, {p: (documents[p], self.trees[p]) for p in documents if p in self.trees})
-        finally:
-            connection.close()
+
+        def engine_state(connection) -> None:
+            """The engine's own tables and the files' fingerprint, in the store's transaction: the
+            store moves to the new epoch whole or not at all (a sync stopped before leaves the
+            store of the epoch before, which the next sync rebuilds from the index)."""
+            for writer_name in affected:
+                position, key = self.statement[writer_name][0], self.statement[writer_name][1]
+                old_key = connection.execute("SELECT key FROM statements WHERE position = ?",
+                                             (position,)).fetchone()[0]
+                connection.execute("UPDATE statements SET key = ? WHERE position = ?", (key, position))
+                if old_key != key and not connection.execute("SELECT 1 FROM statements WHERE key = ?",
+                                                             (old_key,)).fetchone():
+                    connection.execute("DELETE FROM ledger WHERE key = ?", (old_key,))
+                    connection.execute("DELETE FROM lookups WHERE key = ?", (old_key,))
+            for key, read in self.reads.items() if affected else ():
+                connection.execute("INSERT OR REPLACE INTO ledger (key, read) VALUES (?, ?)",
+                                   (key, read_to_json(read)))
+                connection.execute("DELETE FROM lookups WHERE key = ?", (key,))
+                connection.executemany("INSERT OR IGNORE INTO lookups (resolved, key) VALUES (?, ?)",
+                                       [(d.resolved, key) for d in read.dependencies if d.resolved])
+            connection.executemany("INSERT OR REPLACE INTO documents (path, document) VALUES (?, ?)",
+                                   sorted(documents.items()))
+            write_trees(connection, {p: (documents[p], self.trees[p]) for p in documents if p in self.trees})
+            if self.files is not None:
+                update_files(connection, *self.files)
+
+        StoreWriter(self.root).apply(assets=list(compiled.values()), edge_groups=edge_groups, meta=meta,
+                                     also=engine_state)
         return epoch, len(self.reads) if affected else 0
 
 

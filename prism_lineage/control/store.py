@@ -145,12 +145,15 @@ def alias_rows(asset, identifier: int) -> list[tuple[str, int, int]]:
     return [(alias, identifier, rank) for alias, rank in ranks.items()]
 
 
+# One encoder for every edge (``json.dumps`` with options builds one per call): the same text.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def links_json(columns) -> str | None:
     """A parsed edge's column detail as stored (a compact JSON list of 5-lists); None: not traced."""
     if columns is None:
         return None
-    return json.dumps([[c.source, c.target, c.relationship, c.transformation, c.confidence] for c in columns],
-                      ensure_ascii=False, separators=(",", ":"))
+    return _COMPACT.encode([[c.source, c.target, c.relationship, c.transformation, c.confidence] for c in columns])
 
 
 class StoreWriter:
@@ -198,11 +201,12 @@ class StoreWriter:
 
     def apply(self, *, assets: Iterable = (), removed: Iterable[str] = (), waiting: frozenset[str] = frozenset(),
               edge_groups: Mapping[str, tuple] | None = None, meta: Mapping[str, str | None],
-              credentials: Mapping[str, dict] | None = None, scoped: Mapping | None = None) -> None:
+              credentials: Mapping[str, dict] | None = None, scoped: Mapping | None = None, also=None) -> None:
         """One transaction: ``assets`` (new or changed ``Asset`` objects) upserted, ``removed``
         asset ids deleted with their edges, each target of ``edge_groups`` given exactly those
         incoming edges (base rows), ``meta`` and ``credentials`` (when given) replaced, and the
-        visibility scopes' overrides (when given: ``EnvironmentLineage.scoped``) replaced."""
+        visibility scopes' overrides (when given: ``EnvironmentLineage.scoped``) replaced;
+        ``also(connection)`` writes the rest of the caller's change in the same transaction."""
         connection = sqlite3.connect(self.path, timeout=30.0)
         try:
             if connection.execute("PRAGMA user_version").fetchone()[0] != STORE_VERSION:
@@ -248,6 +252,8 @@ class StoreWriter:
                 if credentials is not None:
                     connection.execute("DELETE FROM credentials")
                     self._write_credentials(connection, credentials)
+                if also is not None:
+                    also(connection)
         finally:
             connection.close()
 
@@ -325,18 +331,23 @@ class StoreWriter:
     def _insert_edges(self, connection, edges: Iterable, ids: Mapping[str, int], scope: int | None = None) -> None:
         import hashlib
 
-        known: dict[str, int] = {}
+        edges = list(edges)
+        details = [links_json(edge.columns) for edge in edges]
+        # Each column detail once, in the order first met (the ids it gets are those one insert
+        # per detail gave), then every id in a few queries instead of two per detail.
+        digests = {detail: hashlib.blake2b(detail.encode(), digest_size=16).hexdigest()
+                   for detail in details if detail is not None}
+        connection.executemany("INSERT OR IGNORE INTO links (digest, links) VALUES (?, ?)",
+                               [(digest, detail) for detail, digest in digests.items()])
+        by_digest: dict[str, int] = {}
+        wanted = list(digests.values())
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            by_digest.update(connection.execute(f"SELECT digest, id FROM links WHERE digest IN "
+                                                f"({','.join('?' * len(part))})", part))
         rows = []
-        for edge in edges:
-            detail = links_json(edge.columns)
-            link_id = None
-            if detail is not None:
-                link_id = known.get(detail)
-                if link_id is None:
-                    digest = hashlib.blake2b(detail.encode(), digest_size=16).hexdigest()
-                    connection.execute("INSERT OR IGNORE INTO links (digest, links) VALUES (?, ?)", (digest, detail))
-                    link_id = known[detail] = connection.execute("SELECT id FROM links WHERE digest = ?",
-                                                                 (digest,)).fetchone()[0]
+        for edge, detail in zip(edges, details):
+            link_id = None if detail is None else by_digest[digests[detail]]
             rows.append((ids[edge.source], ids[edge.target], edge.mark.value, edge.via.value, edge.file, link_id,
                          edge.note, getattr(edge, "revision", None), scope))
         connection.executemany("INSERT INTO edges (src, dst, mark, via, file, links, note, revision, scope) "
@@ -446,18 +457,23 @@ def update_fingerprint(path: Path, before: Mapping[str, tuple], found: Mapping[s
     """``write_fingerprint`` for a store that holds ``before``: only the files that differ are
     written (an SQL-only sync at 100,000 files changes one row, not 100,000); ``changed``: the
     paths that differ, when the caller knows them (``changed_files``)."""
-    if changed is None:
-        changed = [p for p, v in found.items() if tuple(before.get(p) or ()) != tuple(v)]
     connection = sqlite3.connect(path, timeout=30.0)
     try:
         with connection:
-            connection.executemany("DELETE FROM files WHERE path = ?",
-                                   [(p,) for p in sorted(before.keys() - found.keys())])
-            connection.executemany("INSERT OR REPLACE INTO files (path, size, mtime_ns, ctime_ns, inode) "
-                                   "VALUES (?,?,?,?,?)", [(p, *found[p]) for p in sorted(changed)])
-            _write_files_digest(connection, found, found_digest)
+            update_files(connection, before, found, changed, found_digest)
     finally:
         connection.close()
+
+
+def update_files(connection, before: Mapping[str, tuple], found: Mapping[str, tuple],
+                 changed: Iterable[str] | None = None, found_digest: str | None = None) -> None:
+    """``update_fingerprint`` within the caller's transaction (after its ``meta.epoch``)."""
+    if changed is None:
+        changed = [p for p, v in found.items() if tuple(before.get(p) or ()) != tuple(v)]
+    connection.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in sorted(before.keys() - found.keys())])
+    connection.executemany("INSERT OR REPLACE INTO files (path, size, mtime_ns, ctime_ns, inode) "
+                           "VALUES (?,?,?,?,?)", [(p, *found[p]) for p in sorted(changed)])
+    _write_files_digest(connection, found, found_digest)
 
 
 def write_fingerprint(path: Path, found: Mapping[str, tuple]) -> None:

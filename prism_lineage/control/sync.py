@@ -176,9 +176,28 @@ def _sync(project_dir, index, environment, *, wait, base, base_rev, approved, jo
         if unchanged is not None:
             unchanged.seconds = time.perf_counter() - started
             return unchanged
+    # resync (session 5): the reading workers fork now, before the project is loaded, so that
+    # they do not hold it (``reading_pass.EarlyPool``); a pool a test or caller gives is its own.
+    early = None
+    if options.start_pool is None:
+        from .reading_pass import EarlyPool
+
+        early = EarlyPool(options.jobs)
+        options = _Options(options.jobs, options.budget, options.progress, early)
+    try:
+        return _sync_full(project_dir, index, environment, wait, base, base_rev, approved, options, snapshot,
+                          started)
+    finally:
+        if early is not None:
+            early.close()
+
+
+def _sync_full(project_dir, index, environment, wait, base, base_rev, approved, options, snapshot,
+               started) -> SyncSummary:
     from ..governance.loading import load_project
 
-    project, access = load_project(project_dir)
+    parsed: dict = {}  # the large files' documents, kept for the engine's state (no second parse)
+    project, access = load_project(project_dir, documents=parsed)
     standing = None
     if base is not None or base_rev is not None:
         import tempfile
@@ -202,7 +221,7 @@ def _sync(project_dir, index, environment, *, wait, base, base_rev, approved, jo
                 from .engine import write_engine_state
 
                 write_engine_state(root / STORE_FILE, Path(project_dir), project.environment(env_name),
-                                   summary.lineage, snapshot)
+                                   summary.lineage, snapshot, parsed)
             write_fingerprint(root / STORE_FILE, snapshot if complete else {})
     summary.seconds = time.perf_counter() - started
     return summary
@@ -282,15 +301,15 @@ def _sync_sql_edits(project_dir, root: Path, before: dict, snapshot: dict, optio
                     project: str, environment: str, changed: list[str], found_digest: str) -> SyncSummary | None:
     """Only SQL changed (``engine.py``): the epoch and the store from the store's own state."""
     from .engine import sync_sql_edits
-    from .store import update_fingerprint
 
     if not before:
         return None
-    done = sync_sql_edits(Path(project_dir), root, before, snapshot, options.budget, revision, meta, changed)
+    # The files are recorded in the transaction that moves the store to the new epoch.
+    done = sync_sql_edits(Path(project_dir), root, before, snapshot, options.budget, revision, meta, changed,
+                          found_digest)
     if done is None:
         return None
     epoch, read = done
-    update_fingerprint(root / STORE_FILE, before, snapshot, changed, found_digest)
     statements = int(meta.get("statements") or 0)
     return SyncSummary(project, environment, epoch, revision, statements=statements, read=read,
                        unchanged=statements - read, in_files=int(meta.get("in_files") or 0), parser="ran", path="sql")
@@ -530,12 +549,17 @@ def _with_revisions(lineage, previous, revision: str | None):
     before = {(e.source, e.target, e.mark, e.via, e.file): e.revision for e in (previous.edges if previous else ())}
     from ..governance.statuses import Mark
 
+    fresh: dict[str, bool] = {}  # by target: one of the statements writing it was read now
+    renamed = _edge_with_revision()
+
     def named(edge):
         if edge.mark is not Mark.PARSED:
             return edge
-        fresh = any(k in read_now for k in lineage.ledger_by_asset.get(edge.target, ()))
-        found = revision if fresh else before.get((edge.source, edge.target, edge.mark, edge.via, edge.file), revision)
-        return edge if found == edge.revision else replace(edge, revision=found)
+        now = fresh.get(edge.target)
+        if now is None:
+            now = fresh[edge.target] = any(k in read_now for k in lineage.ledger_by_asset.get(edge.target, ()))
+        found = revision if now else before.get((edge.source, edge.target, edge.mark, edge.via, edge.file), revision)
+        return edge if found == edge.revision else renamed(edge, found)
 
     lineage.edges = tuple(named(e) for e in lineage.edges)
     # A scope's own reads are made by this pass (the index keeps the base's ledger only).
@@ -544,6 +568,27 @@ def _with_revisions(lineage, previous, revision: str | None):
                   for target, group in overrides.edges.items()}
         lineage.scoped[key] = replace(overrides, edges=groups)
     return lineage
+
+
+def _edge_with_revision():
+    """``replace(edge, revision=r)`` for ``LineageEdge``, without ``dataclasses.replace``'s walk
+    over the fields per call (a full sync names the revision of every parsed edge)."""
+    import dataclasses
+    from operator import attrgetter
+
+    from ..governance.rollup import LineageEdge
+
+    names = [f.name for f in dataclasses.fields(LineageEdge) if f.init]
+    values, at = attrgetter(*names), names.index("revision")
+
+    def renamed(edge, revision):
+        if type(edge) is not LineageEdge:
+            return replace(edge, revision=revision)
+        found = list(values(edge))
+        found[at] = revision
+        return LineageEdge(*found)
+
+    return renamed
 
 
 def _meta(project, lineage, epoch: int | None, revision: str | None) -> dict[str, str | None]:

@@ -6,11 +6,11 @@ from ..ir import Modify, Statement
 from ..ir.walk import scanned_tables
 from ..lineage.edges import column_name
 from ..lineage.graph import LineageGraph
-from ..lineage.kinds import RELATIONSHIP_ORDER, Confidence, Relationship
-from ..lineage.kinds import strongest, surest
-from ..lineage.paths import SEPARATOR, UNKNOWN_PART, covers, split, unsealed
+from ..lineage.kinds import Confidence, Relationship
+from ..lineage.paths import split
+from ..lineage.source_merge import merged_in_order
 from ..lineage.through import ScriptSummaries
-from .models import FieldAnswer, SourceColumn, StatementAnswer, UncertainItem
+from .models import FieldAnswer, SourceColumn, StatementAnswer, UncertainItem, new_field_answer, new_uncertain_item
 
 
 # Answers repeat the same sources across fields and statements (every field of a query shares
@@ -34,22 +34,6 @@ def _source(column: str, relationship: str, transformation: str, confidence: str
     return found
 
 
-def _without_covered_paths(sources: list) -> list:
-    """A column read whole (or at a shorter path) already covers its parts read elsewhere in
-    the same field under the same kind: ``a`` covers ``a.x``, ``a.x`` covers ``a.x[0]``."""
-    read: dict[tuple, list[str | None]] = {}
-    for relationship, column, _ in sources:
-        target, path = split(column)
-        read.setdefault((relationship, target), []).append(path)
-    kept = []
-    for relationship, column, found in sources:
-        target, path = split(column)
-        if path is not None and any(other != path and covers(other, path) for other in read[(relationship, target)]):
-            continue
-        kept.append((relationship, column, found))
-    return kept
-
-
 _VALUE = Relationship.VALUE
 _EXACT = Confidence.EXACT
 
@@ -68,13 +52,13 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
             return
         if (field, reason) not in seen_uncertain:
             seen_uncertain.add((field, reason))
-            uncertain.append(UncertainItem.model_construct(field=field, reason=reason))
+            uncertain.append(new_uncertain_item(field, reason))
 
     root = statement.root
     # What the frontend found uncertain about a field that is not an output (a ``*`` inside a
     # derived table whose named columns were resolved) does not concern the answer: an output
     # that depends on it carries a non-exact source and its own entry.
-    outputs_named = _output_names(statement)
+    outputs_named = _output_names(statement) if statement.uncertain else None
     for item in statement.uncertain:
         if item.field is None or outputs_named is None or item.field in outputs_named:
             note(item.field, item.reason, derived=False)
@@ -98,7 +82,7 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
             indirect_part, indirect_notes = cached
             for reason in value_notes + indirect_notes:
                 note(name, reason)
-            fields.append(FieldAnswer.model_construct(name=name, sources=value_part + indirect_part))
+            fields.append(new_field_answer(name, value_part + indirect_part))
     rows = None
     if isinstance(root, Modify):
         indirect = graph.end_to_end.indirect_sources(root.rows_id)
@@ -135,22 +119,6 @@ def _output_names(statement: Statement) -> set[str] | None:
     return {f.name for f in statement.root.fields}
 
 
-def _unsealed(sources: list) -> list:
-    """A column reached both as itself and as an unknown part of it (a set operation pairing
-    by position with unknown columns) is one source: the strongest transformation, the surest
-    confidence with its reason."""
-    merged: dict[tuple, tuple] = {}
-    for relationship, column, found in sources:
-        key = (relationship, unsealed(column))
-        old = merged.get(key)
-        if old is None:
-            merged[key] = found
-            continue
-        confidence = surest(old[1], found[1])
-        merged[key] = (strongest(old[0], found[0]), confidence, old[2] if confidence == old[1] else found[2])
-    return [(relationship, column, found) for (relationship, column), found in merged.items()]
-
-
 # Rendered sources by (relationship, column key, transformation, confidence): the same
 # dependency recurs across fields and statements.
 _RENDERED: dict[tuple, SourceColumn] = {}
@@ -158,11 +126,7 @@ _RENDERED: dict[tuple, SourceColumn] = {}
 
 def _render(sources: list) -> tuple[list[SourceColumn], list[str]]:
     """The answer's sources, sorted by kind then column, and the reasons of non-exact ones."""
-    if any(column.endswith(UNKNOWN_PART) for _, column, _ in sources):
-        sources = _unsealed(sources)
-    if any(SEPARATOR in column for _, column, _ in sources):
-        sources = _without_covered_paths(sources)
-    sources.sort(key=lambda s: (RELATIONSHIP_ORDER[s[0]], s[1]))
+    sources = merged_in_order(sources)
     rendered = []
     notes = []
     for relationship, column, (transformation, confidence, reason) in sources:

@@ -100,6 +100,38 @@ class StatementAnswer(_Frozen):
         return data
 
 
+def trusted_constructor(cls: type[BaseModel]):
+    """``cls.model_construct(**values)`` given every field, positionally in the order the model
+    declares them, built directly: the same instance (``__dict__`` in field order, every field
+    set, no extra, no private state), without model_construct's per-field alias and default
+    lookups — ``explain`` builds one ``FieldAnswer`` per output field of every answer.  Refused
+    (at import) for a model this would not serve: aliases, private attributes, a post-init,
+    extra fields kept."""
+    fields = cls.__pydantic_fields__
+    if (cls.__private_attributes__ or cls.__pydantic_post_init__ or cls.__pydantic_root_model__
+            or cls.model_config.get("extra") == "allow"
+            or any(f.alias is not None or f.validation_alias is not None for f in fields.values())):
+        raise TypeError(f"trusted_constructor cannot build {cls.__name__}")
+    names = tuple(fields)
+    new = cls.__new__
+    set_ = object.__setattr__
+
+    def construct(*values):
+        instance = new(cls)
+        set_(instance, "__dict__", dict(zip(names, values)))
+        set_(instance, "__pydantic_fields_set__", set(names))
+        set_(instance, "__pydantic_extra__", None)
+        set_(instance, "__pydantic_private__", None)
+        return instance
+
+    construct.__doc__ = f"{cls.__name__}.model_construct({', '.join(f'{n}=…' for n in names)}), positionally"
+    return construct
+
+
+new_field_answer = trusted_constructor(FieldAnswer)
+new_uncertain_item = trusted_constructor(UncertainItem)
+
+
 class Explanation(_Frozen):
     statements: list[StatementAnswer]
 

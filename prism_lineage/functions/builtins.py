@@ -47,6 +47,16 @@ HIERARCHY = (
     FunctionInfo("sys_connect_by_path", control_args=(1,)),
 )
 
+# Polars expression methods that keep some of their first argument's values, chosen or ordered by
+# the others (the Polars frontend names them so): ``col("a").filter(p)``, ``.sort_by(k)``,
+# ``.top_k_by(n, k)``.  The others decide which values and in which order: control, not value
+# (field trial 47; as a FILTER clause's condition is, specs/aggregate.md rule 9).
+SELECTING = (
+    FunctionInfo("polars.filter", value_args=(0,)),
+    FunctionInfo("polars.sort_by", value_args=(0,)),
+    FunctionInfo("polars.top_k_by", value_args=(0,)),
+)
+
 # Generators (table functions): the SQL frontend knows the columns each one makes (specs/generator.md).
 GENERATORS = (
     "unnest", "explode", "explode_outer", "posexplode", "posexplode_outer", "inline", "inline_outer", "flatten",
@@ -139,6 +149,7 @@ def builtin_functions() -> list[FunctionInfo]:
     infos = [FunctionInfo(name, kind=AGGREGATE) for name in AGGREGATES]
     infos += WINDOWS
     infos += HIERARCHY
+    infos += SELECTING
     infos += [FunctionInfo(name, Transformation.GENERATOR, kind=GENERATOR) for name in GENERATORS]
     infos += [FunctionInfo(name, Transformation.MASK, doc="masks its input") for name in MASKS]
     infos += FORMAT_PARSERS

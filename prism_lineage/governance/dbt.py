@@ -45,6 +45,7 @@ from .errors import ProjectError
 from .files import load_json, load_yaml
 
 COMPILED = "compiled_code"
+JINJA = "jinja"  # a node's language when its raw code keeps Jinja that only dbt renders
 RAW = "raw_code, with ref() and source() resolved"
 EPHEMERAL_PREFIX = "__dbt__cte__"
 SUPPORTED_SCHEMA_VERSIONS = range(7, 13)  # manifest v7 (dbt 1.3, raw_code) to v12
@@ -84,6 +85,13 @@ def _target_files(root: Path) -> tuple[Path, Path | None]:
     """``target/manifest.json`` (required) and ``target/catalog.json`` (when present)."""
     manifest = root / MANIFEST_FILE
     if not manifest.is_file():
+        configured = _configured_target_path(root)
+        if configured is not None:
+            # dbt wrote it elsewhere: say so, rather than "run dbt compile" to someone who did.
+            # Only target/ is read (and watched by syncs), so the refusal stands.
+            raise ProjectError(f"{printable(str(root))} has no target/manifest.json: dbt_project.yml sets "
+                               f"target-path: {printable(configured)}, and only target/ is read: run "
+                               "'dbt compile --target-path target' (or 'dbt docs generate --target-path target')")
         raise ProjectError(f"{printable(str(root))} has no target/manifest.json: run 'dbt compile' or "
                            "'dbt docs generate' first")
     catalog = root / CATALOG_FILE
@@ -153,7 +161,8 @@ def _importer(root: Path, manifest: str = MANIFEST_FILE, catalog: str | None = "
         raise ProjectError(f"{manifest}: every node and source must be an object")
     dialect = _DIALECTS.get(str(metadata.get("adapter_type", "")).lower())
     columns = {**(_mapping(catalog_document, "nodes", catalog)), **(_mapping(catalog_document, "sources", catalog))}
-    return _built(lambda: _Importer(nodes, sources, columns, dialect)), metadata
+    project = metadata.get("project_name") if isinstance(metadata.get("project_name"), str) else None
+    return _built(lambda: _Importer(nodes, sources, columns, dialect, project)), metadata
 
 
 def _check_schema_version(metadata: dict, manifest: str) -> None:
@@ -201,12 +210,16 @@ class _Relation:
 
 
 class _Importer:
-    def __init__(self, nodes: dict, sources: dict, catalog: dict, dialect: str | None):
+    def __init__(self, nodes: dict, sources: dict, catalog: dict, dialect: str | None, project: str | None = None):
         self.nodes = {k: v for k, v in nodes.items() if isinstance(v, dict)
                       and v.get("resource_type") in (*_WRITTEN, "seed") and _enabled(v)}
         self.sources = {k: v for k, v in sources.items() if isinstance(v, dict) and _enabled(v)}
         self.catalog = catalog
         self.dialect = dialect
+        self.project = project  # the root project: dbt resolves a package-less ref() there first
+        self._sql_of: dict[str, tuple[str, str, str]] = {}
+        self._hook_notes: dict[str, tuple[str, ...]] = {}
+        self._snapshot_notes: dict[str, tuple[str, ...]] = {}
         self.relations = self._relations()
         self.relation_of = {uid: relation for relation in self.relations for uid in relation.members}
         self.written = [self.nodes[r.primary] for r in self.relations if r.primary in self.nodes
@@ -275,30 +288,39 @@ class _Importer:
             node = self._node(uid)
             if not (_kind(node) == _MODEL and _materialized(node) == _VIEW):
                 continue
-            sql, read_from = self._sql(uid)
+            sql, read_from, language = self._sql(uid)
             columns, column_notes = self._relation_columns(relation)
             stewardship, stewardship_notes = self._relation_stewardship(relation)
             aliases, ranks = self._names(relation)
             yield uid, View(namespace=relation.namespace, name=relation.name, sql=sql, refs=tuple(self._refs(uid)),
                             columns=columns, columns_complete=self._relation_cataloged(relation), dialect=self.dialect, file=node.get("original_file_path") or "",
-                            sql_read_from=read_from, aliases=aliases, alias_ranks=ranks,
-                            notes=(*self._relation_notes(relation), *stewardship_notes, *column_notes),
+                            sql_read_from=read_from, aliases=aliases, alias_ranks=ranks, language=language,
+                            notes=(*self._relation_notes(relation), *stewardship_notes, *column_notes,
+                                   *self._language_notes(node)),
                             **stewardship)
 
     def pipeline(self, name: str) -> Pipeline:
         assets = []
+        # Model names are unique within a package, not across packages (field trial 49): a
+        # name two packages use is spelled with its package (``helper.stg_customers``).
+        counts: dict[str, int] = {}
+        for node in self.written:
+            counts[_node_name(node)] = counts.get(_node_name(node), 0) + 1
         for node in self.written:
             uid = node["unique_id"]
             relation = self.relation_of[uid]
             python = _language(node) == "python"
-            sql, read_from = (node.get("compiled_code") or node.get("raw_code") or "", None) if python \
-                else self._sql(uid)
+            sql, read_from, language = (node.get("compiled_code") or node.get("raw_code") or "", None, "python") \
+                if python else self._sql(uid)
             # The order dbt runs the models in is their refs: each ref is a declared read, so
             # no pipeline-order edge is drawn beside it (depends_on stays empty).
-            assets.append(PipelineAsset(name=node["name"], writes=relation.full_name, sql=sql,
+            asset_name = _node_name(node)
+            if counts[asset_name] > 1 and node.get("package_name"):
+                asset_name = f"{node['package_name']}.{asset_name}"
+            assets.append(PipelineAsset(name=asset_name, writes=relation.full_name, sql=sql,
                                         dialect=self.dialect, sql_read_from=read_from,
                                         file=node.get("original_file_path"), refs=tuple(self._refs(uid)),
-                                        language="python" if python else "sql"))
+                                        language=language))
         return Pipeline(name=name, assets=tuple(assets), file="dbt_project.yml")
 
     # --- names, meta, columns of one relation -------------------------------------------------
@@ -315,7 +337,11 @@ class _Importer:
             node = self._node(uid)
             kind = _kind(node)
             rank = RANKS[kind]
-            add(node.get("name"), rank)
+            # A versioned model answers to ``name.vN`` (dbt's own spelling); its bare name is
+            # what ``ref('name')`` means: the latest version (the others by ``name.vN`` only).
+            if _version(node) is None or self._is_latest(node):
+                add(node.get("name"), rank)
+            add(_node_name(node), rank)
             add(uid, rank)
             if kind == _SOURCE:
                 add(f"{node.get('source_name')}.{node.get('name')}", rank)
@@ -326,7 +352,7 @@ class _Importer:
     def _label(self, uid: str) -> str:
         node = self._node(uid)
         kind = _kind(node)
-        name = f"{node.get('source_name')}.{node.get('name')}" if kind == _SOURCE else node.get("name")
+        name = f"{node.get('source_name')}.{node.get('name')}" if kind == _SOURCE else _node_name(node)
         return f"{_LABELS[kind]} {name}"
 
     def _relation_notes(self, relation: _Relation) -> tuple[str, ...]:
@@ -392,10 +418,19 @@ class _Importer:
         return any(self.cataloged(uid) for uid in relation.members)
 
     def _language_notes(self, node: dict) -> tuple[str, ...]:
-        if _language(node) != "python":
+        if _language(node) == "python":
+            return (f"A Python model ({node.get('original_file_path')}): only SQL is read, so what it reads is "
+                    "drawn from its dbt.ref() and dbt.source() calls alone.",)
+        uid = node.get("unique_id")
+        if uid not in self.nodes or _kind(node) == _SEED:
             return ()
-        return (f"A Python model ({node.get('original_file_path')}): only SQL is read, so what it reads is "
-                "drawn from its dbt.ref() and dbt.source() calls alone.",)
+        self._sql(uid)
+        left = None if node.get("compiled_code") else self._resolved_raw(uid)[1]
+        if left:
+            return (f"Its raw_code holds Jinja only dbt can render ({left}), and the manifest has no compiled_code, "
+                    "so its SQL is not read and what it reads is drawn from its ref() and source() calls alone: "
+                    "run 'dbt compile' for its compiled SQL.",)
+        return (*self._snapshot_notes.get(uid, ()), *self._hook_notes.get(uid, ()))
 
     # --- declared reads, through ephemeral models ---------------------------------------------
 
@@ -435,7 +470,45 @@ class _Importer:
         prefix = "dbt." if _language(self._node(reader)) == "python" else ""
         if _kind(node) == _SOURCE:
             return f"{prefix}source('{node.get('source_name')}', '{node.get('name')}')"
-        return f"{prefix}ref('{node.get('name')}')"
+        version = _version(node)
+        named = f"'{node.get('name')}'"
+        if self._ref_names_package(reader, node):
+            named = f"'{node.get('package_name')}', {named}"
+        if version is not None and not self._ref_without_version(reader, node):
+            return f"{prefix}ref({named}, v={_version_text(version)})"
+        return f"{prefix}ref({named})"
+
+    def _ref_names_package(self, reader: str, target: dict) -> bool:
+        """Whether ``reader`` names ``target``'s package in its call (``ref('pkg', 'x')``), read
+        from the node's ``refs``: only where no package-less call of that name could mean it."""
+        refs = (self._node(reader).get("refs") or []) if reader in self.nodes else []
+        spelled = [r for r in refs if isinstance(r, dict) and r.get("name") == target.get("name")]
+        if not any(r.get("package") == target.get("package_name") for r in spelled):
+            return False
+        bare = [r for r in spelled if not r.get("package")]
+        return not bare or self._node_named(str(target.get("name")), reader=self._node(reader)) is not target
+
+    def _ref_without_version(self, reader: str, target: dict) -> bool:
+        """Whether ``reader`` names the versioned model ``target`` by its bare name (``ref('x')``,
+        which is the latest version) rather than with ``v=``: read from the node's ``refs``."""
+        refs = (self._node(reader).get("refs") or []) if reader in self.nodes else []
+        spelled = [r for r in refs if isinstance(r, dict) and r.get("name") == target.get("name")]
+        if any(r.get("version") is not None and str(r["version"]) == str(_version(target)) for r in spelled):
+            return False
+        return self._is_latest(target)
+
+    def _is_latest(self, node: dict) -> bool:
+        """Whether ``node`` is the version ``ref('name')`` resolves to: its ``latest_version``,
+        else (dbt's rule when none is set) the highest version of that name."""
+        version = _version(node)
+        if version is None:
+            return True
+        latest = node.get("latest_version")
+        if latest is None:
+            versions = [_version(n) for n in self.nodes.values()
+                        if n.get("name") == node.get("name") and _kind(n) == _MODEL and _version(n) is not None]
+            latest = max(versions, key=_version_key)
+        return str(latest) == str(version)
 
     def _depends_on(self, uid: str) -> list[str]:
         node = self.nodes.get(uid) or {}
@@ -463,27 +536,127 @@ class _Importer:
 
     # --- SQL ----------------------------------------------------------------------------------
 
-    def _sql(self, uid: str) -> tuple[str, str]:
-        node = self.nodes[uid]
-        if node.get("compiled_code"):
-            return node["compiled_code"], COMPILED
-        return self._resolved_raw(uid), RAW
+    def _sql(self, uid: str) -> tuple[str, str, str]:
+        """The node's SQL, where it comes from, and its language: ``jinja`` when raw code
+        still holds Jinja after ``ref()``/``source()``/``this``/``config()`` are resolved (a
+        macro call, ``var()``, ``{% if %}``) — not SQL yet, so never read (field trial 41:
+        DuckDB parses ``{{ m('x') }}`` as a struct literal and the answer was marked exact)."""
+        found = self._sql_of.get(uid)
+        if found is None:
+            node = self.nodes[uid]
+            if node.get("compiled_code"):
+                found = (node["compiled_code"], COMPILED, "sql")
+            else:
+                sql, left = self._resolved_raw(uid)
+                found = (sql, RAW, JINJA if left else "sql")
+            if found[2] == "sql" and _kind(node) == _SNAPSHOT:
+                found = (self._as_snapshot(uid, found[0]), *found[1:])
+            if found[2] == "sql" and _materialized(node) != _VIEW:
+                found = self._with_hooks(uid, found)
+            self._sql_of[uid] = found
+        return found
 
-    def _resolved_raw(self, uid: str) -> str:
-        """``raw_code`` with its Jinja references resolved and ephemeral models inlined."""
+    def _as_snapshot(self, uid: str, sql: str) -> str:
+        """A snapshot's query as the table dbt builds from it (field trial 48): every column
+        of the query, then dbt's own ``dbt_scd_id``, ``dbt_updated_at``, ``dbt_valid_from``,
+        ``dbt_valid_to`` (and ``dbt_is_deleted`` with ``hard_deletes: new_record``), named as
+        ``snapshot_meta_column_names`` says.  Their values come from the ``updated_at`` column
+        (timestamp strategy, or check with ``updated_at`` set), else from the time the snapshot
+        ran; ``dbt_scd_id`` hashes the unique key with it.  Without this a ``select *`` reader
+        lost them, marked exact."""
+        node = self.nodes[uid]
+        config = node.get("config") or {}
+        names = {**_SNAPSHOT_COLUMNS, **{k: v for k, v in (config.get("snapshot_meta_column_names") or {}).items()
+                                         if isinstance(v, str) and v}}
+        updated = config.get("updated_at")
+        stamp = _quoted(updated, self.dialect) if isinstance(updated, str) and updated.strip() \
+            else "CURRENT_TIMESTAMP"
+        keys = config.get("unique_key")
+        keys = [k for k in (keys if isinstance(keys, list) else [keys]) if isinstance(k, str) and k.strip()]
+        hashed = ", ".join([*(f"CAST({_quoted(k, self.dialect)} AS VARCHAR)" for k in keys),
+                            f"CAST({stamp} AS VARCHAR)"])
+        extra = [f"MD5(CONCAT_WS('|', {hashed})) AS {_quoted(names['dbt_scd_id'], self.dialect)}",
+                 *(f"{stamp} AS {_quoted(names[n], self.dialect)}"
+                   for n in ("dbt_updated_at", "dbt_valid_from", "dbt_valid_to"))]
+        if config.get("hard_deletes") == "new_record":
+            extra.append(f"'False' AS {_quoted(names['dbt_is_deleted'], self.dialect)}")
+        query = _TRAILING.sub("", sql)
+        self._snapshot_notes[uid] = (
+            "Read as dbt builds a snapshot: its query's columns, then "
+            + ", ".join(names[n] for n in _SNAPSHOT_COLUMNS if n != "dbt_is_deleted"
+                        or config.get("hard_deletes") == "new_record")
+            + (f" (from {updated})" if stamp != "CURRENT_TIMESTAMP" else " (from the time it ran)") + ".",)
+        return f"SELECT *, {', '.join(extra)}\nFROM (\n{query}\n) AS dbt_snapshot_query"
+
+    def _with_hooks(self, uid: str, found: tuple[str, str, str]) -> tuple[str, str, str]:
+        """The model's SQL followed by its pre- and post-hooks that may change what its table
+        holds (field trial 42: ``update {{ this }} set …`` in a post-hook).  A hook that writes
+        the model's own table is read with its SQL (its sources join the model's); one that
+        changes nothing a reader sees (GRANT, ANALYZE, CREATE INDEX …) is left out; one that
+        writes another table is named in a note; one whose effect cannot be told (Jinja only
+        dbt renders, a statement of unknown effect) makes the SQL not read."""
+        node = self.nodes[uid]
+        sql, read_from, language = found
+        notes: list[str] = []
+        kept: list[str] = []
+        for when, text in _hooks(node):
+            rendered = self._render(text, node)
+            left = _jinja_left(rendered)
+            if left:
+                notes.append(f"Its {when} holds Jinja only dbt can render ({left}), so what it does to the table "
+                             "cannot be told: its SQL is not read.")
+                language = JINJA
+                continue
+            effect, target = _hook_effect(rendered, _relation(node), self.dialect)
+            short = " ".join(rendered.split())
+            short = short if len(short) <= 80 else short[:77] + "..."
+            if effect == _HOOK_HARMLESS:
+                continue
+            if effect == _HOOK_OTHER:
+                notes.append(f"Its {when} ({short}) writes {target}: what it writes there is not drawn.")
+                continue
+            kept.append(rendered.strip().rstrip(";"))
+            notes.append(f"Its {when} ({short}) "
+                         + ("changes the table: it is read with the model's SQL, so a column it sets is drawn "
+                            "from both (what the model wrote there may be overwritten)." if effect == _HOOK_THIS
+                            else "may change the table and cannot be read: its SQL is not read."))
+        self._hook_notes[uid] = tuple(notes)
+        if language == JINJA or not kept:
+            return sql, read_from, language
+        return ";\n".join([sql.strip().rstrip(";"), *kept]) + "\n", read_from, language
+
+    def _render(self, text: str, node: dict) -> str:
+        """Jinja of a hook resolved as in raw code: ``ref()``, ``source()``, ``this``."""
+        return self._references(_JINJA_COMMENT.sub("", text), node)
+
+    def _resolved_raw(self, uid: str) -> tuple[str, str | None]:
+        """``raw_code`` with its Jinja references resolved and ephemeral models inlined, and
+        the first Jinja left in it or in an ephemeral model it inlines (None: none is left).
+        Jinja is looked for before inlining: sqlglot would rewrite what it misread."""
         sql = self._substituted(uid)
         ephemeral = self._ephemeral_chain(uid)
-        if not ephemeral:
-            return sql
-        return _with_ctes(sql, [(f"{EPHEMERAL_PREFIX}{self.nodes[e]['name']}", self._substituted(e))
-                                for e in ephemeral], self.dialect)
+        bodies = [(f"{EPHEMERAL_PREFIX}{self.nodes[e]['name']}", self._substituted(e)) for e in ephemeral]
+        left = _jinja_left(sql) or next((f"{found} in the ephemeral model {self.nodes[e]['name']} it inlines"
+                                         for e, (_, body) in zip(ephemeral, bodies)
+                                         if (found := _jinja_left(body))), None)
+        if not ephemeral or left:
+            return sql, left
+        return _with_ctes(sql, bodies, self.dialect), None
 
     def _substituted(self, uid: str) -> str:
         node = self.nodes[uid]
+        sql = node.get("raw_code") or ""
+        sql = _JINJA_COMMENT.sub("", sql)
+        sql = _CONFIG.sub("", sql)
+        return self._references(sql, node)
+
+    def _references(self, sql: str, node: dict) -> str:
+        """``sql`` with ``{{ ref(…) }}``, ``{{ source(…) }}`` and ``{{ this }}`` resolved."""
 
         def ref(match: re.Match) -> str:
             names = _string_args(match.group(1))
-            target = self._node_named(names[-1]) if names else None
+            package = names[0] if len(names) > 1 else None
+            target = self._node_named(names[-1], _ref_version(match.group(0)), package, node) if names else None
             if target is None:
                 return match.group(0)  # left as written: the reader cannot parse it and says so
             if _materialized(target) == _EPHEMERAL:
@@ -496,8 +669,6 @@ class _Importer:
                           if len(names) == 2 and s.get("source_name") == names[0] and s.get("name") == names[1]), None)
             return _relation(found) if found is not None else match.group(0)
 
-        sql = node.get("raw_code") or ""
-        sql = _CONFIG.sub("", sql)
         sql = _REF_CALL.sub(ref, sql)
         sql = _SOURCE_CALL.sub(source, sql)
         return _THIS.sub(lambda _: _relation(node), sql)
@@ -517,10 +688,24 @@ class _Importer:
         visit(uid, (uid,))
         return order
 
-    def _node_named(self, name: str) -> dict | None:
-        """The node ``ref(name)`` names: a model, snapshot or seed of that name (dbt's own
-        lookup; names are unique among them within a project)."""
+    def _node_named(self, name: str, version: str | None = None, package: str | None = None,
+                    reader: dict | None = None) -> dict | None:
+        """The node ``ref(name)`` names: a model, snapshot or seed of that name — of a versioned
+        model, the version asked for (``v=``/``version=``), else the latest.  Names are unique
+        within a package, not across packages (field trial 49): ``ref('pkg', 'name')`` looks in
+        ``pkg`` only, ``ref('name')`` as dbt does — the root project first, then the reader's own
+        package, then any."""
         found = [n for n in self.nodes.values() if n.get("name") == name]
+        if package is not None:
+            found = [n for n in found if n.get("package_name") == package]
+        else:
+            for where in (self.project, (reader or {}).get("package_name")):
+                here = [n for n in found if where is not None and n.get("package_name") == where]
+                if here:
+                    found = here
+                    break
+        if any(_version(n) is not None for n in found):
+            found = [n for n in found if (str(_version(n)) == version if version is not None else self._is_latest(n))]
         found.sort(key=lambda n: (RANKS[_kind(n)], n.get("unique_id", "")))
         return found[0] if found else None
 
@@ -571,8 +756,23 @@ def load_relations(root: str | Path) -> dict[str, DbtRelation]:
 _CALL_ARGS = r"\(\s*((?:'[^']*'|\"[^\"]*\")(?:\s*,\s*(?:'[^']*'|\"[^\"]*\"))*)\s*(?:,[^)]*)?\)"
 _REF_CALL = re.compile(r"\{\{\s*ref" + _CALL_ARGS + r"\s*\}\}")
 _SOURCE_CALL = re.compile(r"\{\{\s*source" + _CALL_ARGS + r"\s*\}\}")
-_CONFIG = re.compile(r"\{\{\s*config\s*\((?:[^{}]|\{[^{}]*\})*\)\s*\}\}", re.DOTALL)
+# config(...) may hold a mapping ({...}) or a hook's own Jinja ("grant select on {{ this }} ...").
+_CONFIG = re.compile(r"\{\{\s*config\s*\((?:[^{}]|\{\{[^{}]*\}\}|\{[^{}]*\})*\)\s*\}\}", re.DOTALL)
 _THIS = re.compile(r"\{\{\s*this\s*\}\}")
+_JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)  # dbt drops Jinja comments before anything runs
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{\{|\{%", re.DOTALL)
+_SQL_STRING = re.compile(r"'(?:[^']|'')*'")
+
+
+def _jinja_left(sql: str) -> str | None:
+    """The first Jinja expression or statement left in ``sql`` outside SQL string literals
+    (shortened), else None.  Inside a literal it only makes a constant, read as one."""
+    # Literals are blanked to their own length, so a match's place is its place in ``sql``.
+    found = _JINJA.search(_SQL_STRING.sub(lambda m: "'" + " " * (len(m.group(0)) - 2) + "'", sql))
+    if found is None:
+        return None
+    text = " ".join(sql[found.start():found.end()].split())
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _string_args(text: str) -> list[str]:
@@ -594,6 +794,139 @@ def _with_ctes(sql: str, ctes: list[tuple[str, str]], dialect: str | None) -> st
     tree.set("with_", exp.With(expressions=definitions + own,
                                recursive=bool(existing and existing.args.get("recursive"))))
     return tree.sql(dialect=dialect)
+
+
+def _version(node: dict) -> Any:
+    """A versioned model's version (``v:`` in its YAML; a number or text), else None."""
+    return node.get("version") if _kind(node) == _MODEL else None
+
+
+def _version_text(version: Any) -> str:
+    return str(version) if isinstance(version, (int, float)) else repr(str(version))
+
+
+def _version_key(version: Any) -> tuple:
+    """dbt orders versions as numbers where they are numbers, else as text."""
+    try:
+        return (0, float(version), "")
+    except (TypeError, ValueError):
+        return (1, 0.0, str(version))
+
+
+def _node_name(node: dict) -> str:
+    """A node's name as dbt prints and selects it: ``name``, or ``name.vN`` for a versioned model."""
+    version = _version(node)
+    return str(node.get("name")) if version is None else f"{node.get('name')}.v{version}"
+
+
+_REF_VERSION = re.compile(r"\b(?:v|version)\s*=\s*(?:'([^']*)'|\"([^\"]*)\"|([0-9][0-9.]*))")
+
+
+def _ref_version(call: str) -> str | None:
+    """The version a ``ref()`` call asks for (``v=2``, ``version='2'``), else None."""
+    match = _REF_VERSION.search(call)
+    if match is None:
+        return None
+    return next(group for group in match.groups() if group is not None)
+
+
+# dbt's own columns of a snapshot's table, by their default names (snapshot_meta_column_names).
+_SNAPSHOT_COLUMNS = {"dbt_scd_id": "dbt_scd_id", "dbt_updated_at": "dbt_updated_at",
+                     "dbt_valid_from": "dbt_valid_from", "dbt_valid_to": "dbt_valid_to",
+                     "dbt_is_deleted": "dbt_is_deleted"}
+_TRAILING = re.compile(r"[\s;]+$")
+
+
+def _quoted(name: str, dialect: str | None) -> str:
+    """A column named in a snapshot's config as SQL: a plain name quoted as the dialect quotes
+    it, anything else (an expression, ``id || '-' || kind``) as written."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        return exp.to_identifier(name, quoted=True).sql(dialect=dialect)
+    return f"({name})"
+
+
+_HOOK_HARMLESS, _HOOK_THIS, _HOOK_OTHER, _HOOK_UNKNOWN = "harmless", "this", "other", "unknown"
+# Statements a hook runs that change no value a reader of the table sees.
+_HARMLESS_COMMANDS = frozenset({"GRANT", "REVOKE", "ANALYZE", "ANALYSE", "VACUUM", "COMMENT", "CHECKPOINT", "SET",
+                                "RESET", "USE", "PRAGMA", "COMMIT", "BEGIN", "START", "ROLLBACK", "INSTALL", "LOAD",
+                                "OPTIMIZE", "CLUSTER", "REFRESH", "SHOW", "DESCRIBE", "EXPLAIN", "ALTER OWNER"})
+_HARMLESS_NODES = (exp.Grant, exp.Comment, exp.Set, exp.Use, exp.Pragma, exp.Transaction, exp.Commit,
+                   exp.Rollback, exp.Query, exp.Describe, exp.Analyze)
+_WRITING_NODES = (exp.Update, exp.Delete, exp.Insert, exp.Merge, exp.TruncateTable, exp.Create, exp.Drop, exp.Copy)
+
+
+def _hooks(node: dict) -> list[tuple[str, str]]:
+    """A node's pre- and post-hooks as (``pre-hook``/``post-hook``, SQL), in the order they run
+    (a hook is a mapping with ``sql``, or — as some manifests keep it — the SQL itself)."""
+    config = node.get("config") or {}
+    found = []
+    for key in ("pre-hook", "post-hook"):
+        hooks = config.get(key) or []
+        for hook in hooks if isinstance(hooks, list) else [hooks]:
+            text = hook.get("sql") if isinstance(hook, dict) else hook
+            if isinstance(text, str) and text.strip():
+                found.append((key, text))
+    return found
+
+
+def _hook_effect(sql: str, this: str, dialect: str | None) -> tuple[str, str | None]:
+    """What a rendered hook does to the model's table ``this``: nothing a reader sees, writes
+    it, writes another table (named), or cannot be told."""
+    import logging
+
+    import sqlglot
+
+    quiet = logging.getLogger("sqlglot")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # sqlglot warns on stderr when it falls back to a Command
+    try:
+        statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None]
+        this_parts = _table_parts(sqlglot.parse_one(this, read=dialect, into=exp.Table))
+    except SqlglotError:
+        return _HOOK_UNKNOWN, None
+    finally:
+        quiet.setLevel(level)
+    effects = []
+    for statement in statements:
+        if isinstance(statement, exp.Command):
+            words = f"{statement.this or ''} {statement.expression or ''}".upper().split()
+            keyword = words[0] if words else ""
+            if keyword == "ALTER":
+                # ALTER TABLE … OWNER TO / SET … / CLUSTER BY change no value; anything else may
+                # change the shape, which cannot be read.
+                keyword = "ALTER OWNER" if "OWNER" in words and not {"ADD", "DROP", "RENAME"} & set(words) else ""
+            effects.append((_HOOK_HARMLESS, None) if keyword in _HARMLESS_COMMANDS else (_HOOK_UNKNOWN, None))
+        elif isinstance(statement, exp.Alter):
+            settings = all(isinstance(action, (exp.AlterSet, exp.ClusterProperty, exp.Properties))
+                           for action in statement.args.get("actions") or ())
+            # Settings (properties, tags, clustering) change no value; a column added, dropped,
+            # renamed or retyped changes the shape: it cannot be read with the model's SQL.
+            effects.append((_HOOK_HARMLESS, None) if settings and statement.args.get("actions")
+                           else (_HOOK_UNKNOWN, None))
+        elif isinstance(statement, _HARMLESS_NODES):
+            effects.append((_HOOK_HARMLESS, None))
+        elif isinstance(statement, (exp.Create, exp.Drop)) and str(statement.args.get("kind") or "").upper() in (
+                "INDEX", "STATISTICS"):
+            effects.append((_HOOK_HARMLESS, None))
+        elif isinstance(statement, _WRITING_NODES):
+            target = statement.find(exp.Table)
+            if target is None:
+                effects.append((_HOOK_UNKNOWN, None))
+                continue
+            parts = _table_parts(target)
+            same = parts[-len(this_parts):] == this_parts[-len(parts):] if parts else False
+            effects.append((_HOOK_THIS, None) if same else (_HOOK_OTHER, ".".join(parts)))
+        else:
+            effects.append((_HOOK_UNKNOWN, None))
+    for effect in (_HOOK_UNKNOWN, _HOOK_THIS, _HOOK_OTHER):
+        found = next((e for e in effects if e[0] == effect), None)
+        if found is not None:
+            return found
+    return _HOOK_HARMLESS, None
+
+
+def _table_parts(table: exp.Table) -> list[str]:
+    return [part.name.lower() for part in table.parts]
 
 
 def _relation(node: dict) -> str:
@@ -645,6 +978,18 @@ def _mapping(document: dict, key: str, path: Any) -> dict:
     if not isinstance(value, dict):
         raise ProjectError(f"{path}: '{key}' must be an object")
     return value
+
+
+def _configured_target_path(root: Path) -> str | None:
+    """dbt_project.yml's ``target-path`` when it is not ``target`` (None: not set, the default,
+    or the file cannot be read)."""
+    try:
+        configured = (load_yaml(root, "dbt_project.yml") or {}).get("target-path")
+    except (ProjectError, AttributeError):
+        return None
+    if not isinstance(configured, str) or configured.strip().strip("/").strip() in ("", "target", "./target"):
+        return None
+    return configured
 
 
 def _profile_target(root: Path) -> str:

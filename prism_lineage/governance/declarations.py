@@ -171,6 +171,8 @@ class View(_Declaration):
     # The reads its code declares (dbt ``ref()``/``source()``); None: it declares them in
     # ``reads`` instead (a native view).
     refs: tuple[DeclaredRead, ...] | None = None
+    # "jinja": a dbt model's raw code still holding Jinja only dbt renders: held, never read.
+    language: Literal["sql", "jinja"] = "sql"
 
     _names = field_validator("namespace", "name", "aliases", "reads")(_identifier)
     _dialects = field_validator("dialect")(_dialect)
@@ -188,7 +190,8 @@ class PipelineAsset(_Declaration):
 
     A native pipeline declares no read of another table (``refs`` None): what its SQL reads is
     parsed.  A dbt model does (``refs``: its ``ref()`` and ``source()`` calls, possibly none).
-    ``language``: a dbt Python model's code is held but not read (only SQL is)."""
+    ``language``: a dbt Python model's code, or raw code still holding Jinja only dbt renders
+    (``jinja``), is held but not read (only SQL is)."""
 
     name: str
     writes: str
@@ -199,7 +202,7 @@ class PipelineAsset(_Declaration):
     sql_read_from: str | None = None
     file: str | None = None  # the file holding its SQL and depends_on, when not the pipeline's
     refs: tuple[DeclaredRead, ...] | None = None
-    language: Literal["sql", "python"] = "sql"
+    language: Literal["sql", "python", "jinja"] = "sql"
 
     _names = field_validator("name", "writes", "depends_on")(_identifier)
     _dialects = field_validator("dialect")(_dialect)

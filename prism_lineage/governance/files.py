@@ -25,6 +25,7 @@ import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -71,56 +72,104 @@ def _limit(variable: str, default: int) -> int:
 def inside(root: Path, relative: str) -> Path:
     """``root/relative``, refused unless ``relative`` is a relative path that stays under
     ``root`` once links are resolved."""
-    parts = Path(relative).parts
-    if not relative or Path(relative).is_absolute() or ".." in parts or "\x00" in relative:
+    if not relative or relative.startswith("/") or ".." in relative.split("/") or "\x00" in relative:
         raise ProjectError(f"{printable(relative)}: not a path inside the project")
-    path = root / relative
-    base = os.path.realpath(root)
-    resolved = os.path.realpath(path)
+    base = _real_root(root)
+    resolved = _resolved_under(base, relative)
+    if resolved is None:
+        resolved = os.path.realpath(os.path.join(root, relative))
     if resolved != base and not resolved.startswith(base.rstrip(os.sep) + os.sep):
         raise ProjectError(f"{printable(relative)} leads outside the project: refused")
     return Path(resolved)
+
+
+# The real path of each project root being read, while ``one_reading`` is in force: a project of
+# 100,000 files otherwise resolves its root's path (a ``stat`` per component) once per file.
+_ROOTS: ContextVar[dict | None] = ContextVar("prism_lineage_project_roots", default=None)
+
+
+@contextmanager
+def one_reading() -> Iterator[None]:
+    """Every file read inside this block resolves the project root's real path once (a loader
+    reading a project's files; the root is not expected to move while it is read)."""
+    token = _ROOTS.set({})
+    try:
+        yield
+    finally:
+        _ROOTS.reset(token)
+
+
+def _real_root(root: Path) -> str:
+    cache = _ROOTS.get()
+    if cache is None:
+        return os.path.realpath(root)
+    key = os.fspath(root)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = os.path.realpath(root)
+    return found
+
+
+def _resolved_under(base: str, relative: str) -> str | None:
+    """``base/relative`` when no component of ``relative`` is a link (``base`` being real, that
+    is its real path, found with one ``lstat`` per component of ``relative`` instead of one per
+    component of the whole path); None when one is a link or is missing (``os.path.realpath``
+    then decides, as it always did)."""
+    current = base
+    for part in relative.split("/"):
+        if part in ("", "."):
+            continue
+        current = os.path.join(current, part)
+        try:
+            mode = os.lstat(current).st_mode
+        except OSError:
+            return None
+        if stat.S_ISLNK(mode):
+            return None
+    return current
 
 
 def read_text(root: Path, relative: str, *, max_bytes: int | None = None) -> str:
     """The text of the regular file ``root/relative`` (UTF-8), within the size limit."""
     limit = max_file_bytes() if max_bytes is None else max_bytes
     resolved = inside(root, relative)
-    shown = printable(relative)
     try:
         # Non-blocking, so that opening a FIFO returns at once instead of waiting for a writer;
         # the last component was resolved above, so it is not followed again.
         descriptor = os.open(resolved, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:
-        raise ProjectError(f"{shown} not found") from None
+        raise ProjectError(f"{printable(relative)} not found") from None
     except OSError as error:
-        raise ProjectError(f"cannot read {shown}: {printable(error.strerror or str(error))}") from None
+        raise ProjectError(f"cannot read {printable(relative)}: {printable(error.strerror or str(error))}") from None
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
-            raise ProjectError(f"{shown} is not a regular file ({_kind(status.st_mode)}): refused")
+            raise ProjectError(f"{printable(relative)} is not a regular file ({_kind(status.st_mode)}): refused")
         if status.st_size > limit:
-            raise ProjectError(f"{shown} is larger than {limit:,} bytes ({status.st_size:,}): refused "
+            raise ProjectError(f"{printable(relative)} is larger than {limit:,} bytes ({status.st_size:,}): refused "
                                f"(the limit is {_variable(limit, max_bytes)})")
         chunks = []
         remaining = limit + 1
+        # The size the file says it has first (one read, no megabyte buffer for a small file).
+        size = status.st_size + 1
         while remaining > 0:
-            chunk = os.read(descriptor, min(remaining, 1 << 20))
+            chunk = os.read(descriptor, min(remaining, size))
+            size = 1 << 20
             if not chunk:
                 break
             chunks.append(chunk)
             remaining -= len(chunk)
         data = b"".join(chunks)
         if len(data) > limit:  # grew while it was read
-            raise ProjectError(f"{shown} is larger than {limit:,} bytes: refused")
+            raise ProjectError(f"{printable(relative)} is larger than {limit:,} bytes: refused")
     except OSError as error:
-        raise ProjectError(f"cannot read {shown}: {printable(error.strerror or str(error))}") from None
+        raise ProjectError(f"cannot read {printable(relative)}: {printable(error.strerror or str(error))}") from None
     finally:
         os.close(descriptor)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ProjectError(f"{shown} is not UTF-8 text (byte {error.start + 1})") from None
+        raise ProjectError(f"{printable(relative)} is not UTF-8 text (byte {error.start + 1})") from None
 
 
 def _kind(mode: int) -> str:
@@ -185,15 +234,111 @@ class _Loader(_BASE_LOADER):  # type: ignore[misc,valid-type]
                 seen[key] = line
         return super().construct_mapping(node, deep=deep)
 
+    def resolve(self, kind, value, implicit):  # noqa: D401 - PyYAML's hook, called per scalar
+        # ``BaseResolver.resolve`` with the implicit resolvers grouped by first character once
+        # (it concatenates two lists per scalar); the same tags (no path resolvers here).
+        if kind is yaml.ScalarNode and not self.yaml_path_resolvers:
+            if implicit[0]:
+                for tag, pattern in _IMPLICIT.get(value[:1], _WILDCARD):
+                    if pattern.match(value):
+                        return tag
+            return self.DEFAULT_SCALAR_TAG
+        return super().resolve(kind, value, implicit)
+
+
+_WILDCARD = tuple(_Loader.yaml_implicit_resolvers.get(None, ()))
+_IMPLICIT = {first: (*found, *_WILDCARD) for first, found in _Loader.yaml_implicit_resolvers.items()
+             if first is not None}
+
+
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+
+
+class _Unusual(Exception):
+    """Something ``_plain_document`` leaves to PyYAML's own constructor."""
+
+
+def _plain_document(text: str) -> Any:
+    """The document of ``text`` as ``yaml.load(text, Loader=_Loader)`` makes it, built from
+    libyaml's node tree directly; ``_Unusual`` for anything but plain mappings, sequences and
+    scalars with distinct hashable keys (tags, merge keys, a repeated key, a recursive alias):
+    the caller then loads it with ``_Loader``, whose result — or error — is the reference.
+
+    PyYAML's constructor is Python: a generator per mapping, a call per node through
+    ``construct_object``'s bookkeeping, every key constructed twice by the duplicate check — most of
+    the time of loading a project of 100,000 small files.  Strings, the most common scalar, are
+    the node's own value; other scalars (numbers, booleans, null, dates) go through PyYAML's own
+    constructors, so they are what it makes of them."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        return _built(node, {}, set(), loader.construct_object)
+    finally:
+        loader.dispose()
+
+
+def _built(node, built: dict[int, Any], building: set[int], construct) -> Any:
+    """``node``'s value (see ``_plain_document``).  A plain recursive function, not a closure: a
+    closure calling itself is a reference cycle holding the document's whole node tree, which a
+    sync (the cyclic collector paused) would keep to its end."""
+    kind = node.__class__
+    if kind is yaml.ScalarNode:
+        if node.tag == _STR:
+            return node.value
+        return construct(node, deep=True)
+    key = id(node)
+    found = built.get(key)
+    if found is not None:
+        return found
+    if key in building:
+        raise _Unusual  # an alias of a node that holds it
+    building.add(key)
+    if kind is yaml.MappingNode:
+        if node.tag != _MAP:
+            raise _Unusual
+        value: Any = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise _Unusual
+            name = _built(key_node, built, building, construct)
+            if name.__class__ is not str:
+                try:
+                    hash(name)
+                except TypeError:
+                    raise _Unusual from None
+            if name in value:
+                raise _Unusual  # said twice: ``_Loader`` names both lines
+            value[name] = _built(value_node, built, building, construct)
+    elif kind is yaml.SequenceNode and node.tag == _SEQ:
+        value = [_built(item, built, building, construct) for item in node.value]
+    else:
+        raise _Unusual
+    building.discard(key)
+    built[key] = value
+    return value
+
 
 def load_yaml(root: Path, relative: str) -> Any:
     """The YAML document of a project file (refused: not valid YAML, a duplicate key, nesting
     beyond ``MAX_NESTING``)."""
+    return load_yaml_text(root, relative)[1]
+
+
+def load_yaml_text(root: Path, relative: str) -> tuple[str, Any]:
+    """``load_yaml``, with the text the document was read from."""
     text = read_text(root, relative)
     shown = printable(relative)
     try:
         with _bounded_recursion():
-            document = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+            try:
+                document = _plain_document(text)
+            except Exception:  # noqa: BLE001 - anything unusual, an error included: PyYAML's own
+                # constructor decides, so the document or the refusal is exactly what it says.
+                document = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
     except _DuplicateKey as duplicate:
         raise ProjectError(f"{shown}: key '{printable(str(duplicate.key))}' is given twice, at lines "
                            f"{duplicate.first} and {duplicate.second}") from None
@@ -205,7 +350,7 @@ def load_yaml(root: Path, relative: str) -> Any:
     except RecursionError:
         raise ProjectError(f"{shown} nests more deeply than {MAX_NESTING} levels: refused") from None
     check_nesting(document, relative)
-    return document
+    return text, document
 
 
 def yaml_line(root: Path, relative: str, path: tuple) -> int | None:

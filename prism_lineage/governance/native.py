@@ -30,7 +30,7 @@ from ..terminal import printable
 from .access import AccessPolicy
 from .declarations import Column, Environment, Pipeline, PipelineAsset, Project, Table, View
 from .errors import ProjectError
-from .files import declaration_files, load_yaml, located
+from .files import declaration_files, load_yaml, load_yaml_text, located, one_reading
 from .names import check_name
 
 PROJECT_FILE = "project.yaml"
@@ -61,10 +61,18 @@ def is_native_project(root: Path) -> bool:
     return (root / PROJECT_FILE).is_file()
 
 
-def load_native(root: str | Path, *, strict: bool = True) -> tuple[Project, AccessPolicy, dict[str, str]]:
+def load_native(root: str | Path, *, strict: bool = True,
+                documents: dict[str, tuple[str, str | None]] | None = None
+                ) -> tuple[Project, AccessPolicy, dict[str, str]]:
     """The project, its access policy, and (when not ``strict``) the files that could not be
-    read, each with the reason; ``strict`` raises ``ProjectError`` on the first instead."""
-    source = read_native(Path(root), strict=strict)
+    read, each with the reason; ``strict`` raises ``ProjectError`` on the first instead.
+    ``documents``: filled as in ``read_native``."""
+    with one_reading():  # the root's real path resolved once, not once per file
+        return _load_native(Path(root), strict, documents)
+
+
+def _load_native(root: Path, strict: bool, documents) -> tuple[Project, AccessPolicy, dict[str, str]]:
+    source = read_native(root, strict=strict, documents=documents)
     settings = source.settings
     names = _environment_names(settings)
     environments = tuple(_environment(source, name, settings.get("dialect")) for name in names)
@@ -79,7 +87,22 @@ def load_native(root: str | Path, *, strict: bool = True) -> tuple[Project, Acce
     return project, access, dict(source.unreadable)
 
 
-def read_native(root: Path, *, strict: bool = True) -> NativeSource:
+# A declaration file at least this large is handed to ``documents`` (the control plane keeps the
+# parsed documents of its large view and pipeline files: control/engine.py, same size).
+LARGE_DOCUMENT_BYTES = 64 * 1024
+
+
+def read_native(root: Path, *, strict: bool = True,
+                documents: dict[str, tuple[str, str | None]] | None = None) -> NativeSource:
+    """What the project's files hold.  ``documents``, when given, receives for each declaration
+    file of at least ``LARGE_DOCUMENT_BYTES`` its text and its document as JSON text (None when
+    JSON cannot hold it: a date, an alias inside itself), so a caller that keeps them does not
+    parse the YAML again."""
+    with one_reading():
+        return _read_native(root, strict, documents)
+
+
+def _read_native(root: Path, strict: bool, documents) -> NativeSource:
     if not root.is_dir():
         raise ProjectError(f"project directory not found: {printable(str(root))}")
     settings = _document(root, PROJECT_FILE)
@@ -93,8 +116,10 @@ def read_native(root: Path, *, strict: bool = True) -> NativeSource:
     for kind in _KINDS:
         for relative in declaration_files(root, kind):
             try:
-                document = _document(root, relative)
+                text, document = load_yaml_text(root, relative)
                 source.declarations[kind].append((document, _declaration(kind, document, relative, root)))
+                if documents is not None and len(text) >= LARGE_DOCUMENT_BYTES:
+                    documents[relative] = (text, _json_or_none(document))
             except ProjectError as error:
                 if strict:
                     raise
@@ -259,6 +284,15 @@ def _refuse_loader_only(values: dict[str, Any], file: str, where: str = "", root
                 if found[0] == "refs" else "")
         raise ProjectError(f"{located(root, file, (*prefix, found[0]))}: {where}{found[0]}: Extra inputs are not "
                            f"permitted{hint}")
+
+
+def _json_or_none(document: Any) -> str | None:
+    import json
+
+    try:
+        return json.dumps(document, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None
 
 
 def _access(root: Path) -> AccessPolicy:

@@ -387,6 +387,7 @@ class _Builder:
         self.ledger: dict[str, StatementRead] = {}
         self.ledger_by_asset: dict[str, dict[str, None]] = {}
         self.performed = 0
+        self._found: dict = {}  # address -> what the book finds there (``_still_valid``)
 
     # --- what there is to read ----------------------------------------------------------------
 
@@ -397,7 +398,7 @@ class _Builder:
             else:
                 declared, by = tuple((name, DECLARED_READ_NOTE, None) for name in view.reads), "reads"
             yield _Statement(view.full_name, view.sql, view.dialect or self.env.dialect, Via.VIEW, view.file,
-                             view.sql_read_from, declared, by)
+                             view.sql_read_from, declared, by, view.language)
         for pipeline in self.env.pipelines:
             for asset in pipeline.assets:
                 if asset.writes not in self.ids:
@@ -544,18 +545,24 @@ class _Builder:
         Linear in the declarations: a table stands between the statements that write it and
         those that read it (one node, not an edge from every writer to every reader), and a
         pipeline asset's dependency is an edge between the two assets' own statements."""
-        import networkx as nx
+        order: dict = {i: {} for i in range(len(self.statements))}  # node -> its successors, in order
 
-        order = nx.DiGraph()
-        order.add_nodes_from(range(len(self.statements)))
+        def edge(u, v) -> None:  # as networkx's add_edge: u, then v, added as nodes when new
+            children = order.get(u)
+            if children is None:
+                children = order[u] = {}
+            if v not in order:
+                order[v] = {}
+            children[v] = None
+
         writes: dict[str, None] = {}
         for i, statement in enumerate(self.statements):
-            order.add_edge(i, ("table", statement.writer))
+            edge(i, ("table", statement.writer))
             writes[statement.writer] = None
         for i, statement in enumerate(self.statements):
             for read, _, _ in statement.declared or ():
                 if read in writes and read != statement.writer:
-                    order.add_edge(("table", read), i)
+                    edge(("table", read), i)
         for pipeline in self.env.pipelines:
             own = {a.name: self._statement_of_asset.get(id(a)) for a in pipeline.assets}
             for asset in pipeline.assets:
@@ -563,10 +570,9 @@ class _Builder:
                 for dependency in asset.depends_on:
                     j = own.get(dependency)
                     if i is not None and j is not None and i != j:
-                        order.add_edge(j, i)
-        try:
-            nodes = list(nx.topological_sort(order))
-        except nx.NetworkXUnfeasible:
+                        edge(j, i)
+        nodes = topological_order(order)
+        if nodes is None:  # a cycle
             nodes = list(range(len(self.statements)))
         return [self.statements[i] for i in nodes if isinstance(i, int)]
 
@@ -624,7 +630,9 @@ class _Builder:
     def _still_valid(self, read: StatementRead) -> bool:
         """A read stands while every address it looked up resolves as it did, to the same columns."""
         for dependency in read.dependencies:
-            found = self.book.find(dependency.address)
+            found = self._found.get(dependency.address)
+            if found is None:  # the book does not change during a build: each address found once
+                found = self._found[dependency.address] = self.book.find(dependency.address)
             if found.recorded != dependency.resolved:
                 return False
             if found.asset is not None and self._columns_of(found.asset) != dependency.columns:
@@ -661,6 +669,31 @@ class _Builder:
             columns = tuple((name, None) for name in result.outputs)
         self.derived[full_name] = columns
         return columns
+
+
+def topological_order(successors: dict) -> list | None:
+    """The nodes of the graph ``successors`` (node -> its successors, both in the order they were
+    added) in networkx's ``topological_sort`` order — generation by generation, each in the order
+    its nodes were freed — or None when it has a cycle.  The rollup's reading order only needs
+    this, and building a networkx graph of every statement and table cost more than the sort."""
+    indegree: dict = {}
+    for children in successors.values():
+        for child in children:
+            indegree[child] = indegree.get(child, 0) + 1
+    ready = [node for node in successors if node not in indegree]
+    found = []
+    while ready:
+        generation, ready = ready, []
+        for node in generation:
+            for child in successors[node]:
+                left = indegree[child] - 1
+                if left:
+                    indegree[child] = left
+                else:
+                    del indegree[child]
+                    ready.append(child)
+        found.extend(generation)
+    return None if indegree else found
 
 
 def _and(names: list[str]) -> str:

@@ -30,11 +30,12 @@ from ..catalog import Catalog
 from ..catalog import Column as CatalogColumn
 from ..catalog import Table as CatalogTable
 from ..errors import AmbiguousTableError, PrismError, UnknownColumnError
-from ..explain import explain_statements, lower
+from ..frontends.sql import lower_sql
 from ..functions import FunctionRegistry
 from ..guarded import run_guarded
-from ..ir import Scan, Statement, walk_relations
+from ..ir import Statement
 from .statuses import SqlStatus
+from .sync_read import scanned_in_walk_order, statement_fields
 
 # Statements larger than this are refused, like the control plane's parser refuses them.
 MAX_SQL_CHARACTERS = 1_000_000
@@ -125,6 +126,9 @@ def _resolution(candidates: tuple[str, ...]) -> Resolution:
     return Resolution(_several(AMBIGUOUS, candidates), None, (), candidates)
 
 
+_FOUND_LIMIT = 20_000
+
+
 class AddressBook:
     """The environment's declared tables and views by full name, found the way SQL names them:
     a name that is a suffix of a full name (``orders`` for ``analytics.orders``), or a full
@@ -135,6 +139,10 @@ class AddressBook:
         # would (the control plane's SQL-only sync builds it from the names each address asks).
         self._names = names if names is not None else Catalog([CatalogTable(n, tuple(n.split(".")), ())
                                                                for n in full_names])
+        # What each address resolved to: the names do not change, and a sync's statements name
+        # the same tables again (and a read asks each scanned table twice: while lowering, and
+        # for the scan's owners).  Bounded, so a sync of 100,000 assets does not keep them all.
+        self._found: dict[Address, Resolution] = {}
 
     def candidates(self, parts: Address) -> tuple[str, ...]:
         """The one asset ``parts`` names, or the several it could name (none: not declared)."""
@@ -151,7 +159,12 @@ class AddressBook:
         return ()
 
     def find(self, parts: Address) -> Resolution:
-        return _resolution(self.candidates(parts))
+        found = self._found.get(parts)
+        if found is None:
+            if len(self._found) >= _FOUND_LIMIT:
+                self._found.clear()
+            found = self._found[parts] = _resolution(self.candidates(parts))
+        return found
 
     def resolve(self, parts: Address) -> str | None:
         """The one asset ``parts`` names (None: not declared, or ambiguous)."""
@@ -252,6 +265,7 @@ class SqlReader:
         self.catalog = catalog
         self.functions = functions if functions is not None else FunctionRegistry.default()
         self.max_characters = max_characters if max_characters is not None else MAX_SQL_CHARACTERS
+        self._lowering_functions: FunctionRegistry | None = None
 
     def read(self, sql: str, dialect: str | None) -> StatementRead:
         key = statement_key(sql, dialect)
@@ -261,7 +275,7 @@ class SqlReader:
             try:
                 # On the deep-stack worker: SQL nested too deeply for the parser is refused
                 # (NestingTooDeepError), never a crash of the whole sync (prism_lineage.guarded).
-                statements, explanation, re_read = run_guarded(self._lowered, sql, dialect)
+                statements, fields, re_read = run_guarded(self._lowered, sql, dialect)
             except PrismError:
                 return StatementRead(key, SqlStatus.NOT_PARSED, dependencies=tuple(recording.dependencies))
         analysed = [s for s in statements if s.root is not None]
@@ -272,33 +286,37 @@ class SqlReader:
         reads = tuple(dict.fromkeys(name for found in owners.values() for name in found))
         links: dict[str, dict[ColumnLink, None]] = {name: {} for name in reads}
         outputs: list[str] = []
-        for statement, answer in zip(statements, explanation.statements):
-            if statement.root is None:
+        owner_of: dict[str, tuple[str, tuple[str, ...]] | None] = {}  # a read's sources repeat (join keys)
+        for found in fields:
+            if found is None:  # a statement with no plan
                 continue
-            for field in answer.fields:
-                outputs.append(field.name)
-                for source in field.sources:
-                    owner = _owner_of(source.column, owners)
+            for field_name, sources in found:
+                outputs.append(field_name)
+                for source_column, relationship, transformation, confidence in sources:
+                    if source_column in owner_of:
+                        owner = owner_of[source_column]
+                    else:
+                        owner = owner_of[source_column] = _owner_of(source_column, owners)
                     if owner is not None:
                         table, names = owner
-                        column = source.column[len(table) + 1:]
+                        column = source_column[len(table) + 1:]
                         for name in names:
                             # Read again schema-less, a column its table does not have is
                             # traced by name only: never an exact edge from it.
-                            confidence = "unknown" if re_read and not self.has_column(name, column) \
-                                else source.confidence
-                            links[name][ColumnLink(column, field.name, source.relationship, source.transformation,
-                                                   confidence)] = None
+                            traced = "unknown" if re_read and not self.has_column(name, column) else confidence
+                            links[name][ColumnLink(column, field_name, relationship, transformation, traced)] = None
         return StatementRead(
             key, status, reads, tuple((name, tuple(found)) for name, found in links.items()),
             _usable_outputs(outputs) if status is None else None, tuple(recording.dependencies),
         )
 
     def _lowered(self, sql: str, dialect: str | None):
-        """The statement lowered and explained, and whether it had to be read again with some
-        assets schema-less because it names a column the catalog does not give them."""
+        """The statements lowered, each one's output fields with their sources
+        (``sync_read.statement_fields``: what the explain answer says of them), and whether it
+        had to be read again with some assets schema-less because it names a column the
+        catalog does not give them."""
         try:
-            statements = lower(sql, self.catalog, dialect)
+            statements = self._lower(sql, dialect)
             re_read = False
         except UnknownColumnError as error:
             # The SQL names a column the declarations do not list (declared columns are often
@@ -308,7 +326,14 @@ class SqlReader:
             # named columns are still traced (and the missing column is said, ``has_column``).
             statements = self._schemaless_read(sql, dialect, error)
             re_read = True
-        return statements, explain_statements(statements, self.functions), re_read
+        return statements, statement_fields(statements, self.functions), re_read
+
+    def _lower(self, sql: str, dialect: str | None) -> list[Statement]:
+        """``explain.lower(sql, self.catalog, dialect)``: the built-in function facts (not
+        ``self.functions``, which the lineage rules use), on the calling thread."""
+        if self._lowering_functions is None:
+            self._lowering_functions = FunctionRegistry.default()
+        return lower_sql(sql, catalog=self.catalog, dialect=dialect, functions=self._lowering_functions)
 
     def _schemaless_read(self, sql: str, dialect: str | None, error: UnknownColumnError):
         previous = self.catalog.names_only, self.catalog.schemaless
@@ -319,11 +344,11 @@ class SqlReader:
                     break
                 self.catalog.schemaless = self.catalog.schemaless | {owner}
                 try:
-                    return lower(sql, self.catalog, dialect)
+                    return self._lower(sql, dialect)
                 except UnknownColumnError as again:
                     error = again
             self.catalog.names_only = True
-            return lower(sql, self.catalog, dialect)
+            return self._lower(sql, dialect)
         finally:
             self.catalog.names_only, self.catalog.schemaless = previous
 
@@ -338,13 +363,9 @@ class SqlReader:
         return column.lower() in names or top_level(column).lower() in names
 
     def _scan_owners(self, statements: list[Statement]) -> dict[str, tuple[str, ...]]:
-        """Each table name the plans scan → the declared assets it is (none: not declared)."""
-        owners: dict[str, tuple[str, ...]] = {}
-        for statement in statements:
-            for relation in walk_relations(statement.root):
-                if isinstance(relation, Scan) and relation.opaque_reason is None and relation.table not in owners:
-                    owners[relation.table] = self.book.find(tuple(relation.table.split("."))).owners
-        return owners
+        """Each table name the plans scan → the declared assets it is (none: not declared), in
+        the order ``walk_relations`` meets them (a read's ``reads`` keeps that order)."""
+        return {table: self.book.find(tuple(table.split("."))).owners for table in scanned_in_walk_order(statements)}
 
 
 def top_level(column: str) -> str:

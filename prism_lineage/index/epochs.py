@@ -108,17 +108,20 @@ CHUNK_ROWS = 4_000
 BULK_ROWS = 1_000
 
 
-def write_rows(table, rows: Iterable[dict], directory: Path, epoch: int, now, *, always: bool = False,
-               bulk: bool = False, group_rows: int | None = None) -> Path | None:
+def write_rows(table, rows: Iterable, directory: Path, epoch: int, now, *, always: bool = False,
+               bulk: bool = False, group_rows: int | None = None, build=None) -> Path | None:
     """Write ``rows`` (dicts, built as they are consumed) as ``table``'s file of ``epoch``, each
     row ingested at ``now``: temp file, fsync, rename, as ``write_atomically``.  Nothing is
     written for no rows unless ``always`` (an empty delta that must still write its file).
     ``bulk``: large row groups may be converted by pyarrow itself (``BULK_ROWS``).
-    ``group_rows``: rows per row group (default ``CHUNK_ROWS``)."""
+    ``group_rows``: rows per row group (default ``CHUNK_ROWS``).  ``build(schema, items, stamp=)``:
+    makes each row group's table from its items instead (``columnar.py``: rows that are not dicts)."""
     from .arrow_rows import bulk_table
     from .arrow_rows import table as small_table
 
     def arrow_table(schema, rows, stamp):
+        if build is not None:
+            return build(schema, rows, stamp=stamp)
         if bulk and len(rows) >= BULK_ROWS:
             return bulk_table(schema, rows, stamp=stamp)
         return small_table(schema, rows, stamp=stamp)

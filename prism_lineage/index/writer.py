@@ -110,7 +110,7 @@ class EpochWriter:
         return epoch
 
     def _write_epoch(self, lineage: EnvironmentLineage, epoch: int, current: IndexState | None) -> None:
-        from .ledger import statement_groups, statement_rows, tombstone
+        from .ledger import statement_groups
         from .state import IndexState, edge_groups, read_state
 
         now = datetime.datetime.now(datetime.timezone.utc)  # one ingested_at for the whole run
@@ -142,12 +142,14 @@ class EpochWriter:
 
         self._write(NODES, (_node_row(assets[key]) for key in node_changed), epoch, now)
         self._write(READS, (_read_row(assets[key]) for key in read_changed), epoch, now)
-        self._write(EDGES, (row for target in edge_targets
-                            for row in ([_edge_row(e) for e in groups.get(target, ())] or [_tombstone(target)])),
-                    epoch, now)
-        self._write(STATEMENTS, (row for asset in statement_assets
-                                 for row in (statement_rows(asset, statements.get(asset, ())) or [tombstone(asset)])),
-                    epoch, now)
+        # The two large tables are built column by column from the rollup's objects (``columnar.py``):
+        # an item is (group key, its edge or statement read), or (key, None) for an emptied group.
+        from .columnar import edges_table, statements_table
+
+        self._write(EDGES, ((target, edge) for target in edge_targets for edge in (groups.get(target) or (None,))),
+                    epoch, now, build=edges_table)
+        self._write(STATEMENTS, ((asset, read) for asset in statement_assets
+                                 for read in (statements.get(asset) or (None,))), epoch, now, build=statements_table)
         changed = set(node_changed) | set(read_changed)
         self._write(MERGED_NODES, self._merged_rows(sorted(changed), assets), epoch, now, always=True)
         self._write(PASSES, [{"environment": lineage.environment, "parser": lineage.parser.value,
@@ -177,13 +179,13 @@ class EpochWriter:
             rows.append({**node, **{c: read.get(c) for c in COMPILED_COLUMNS}})
         return rows
 
-    def _write(self, table: IndexTable, rows, epoch: int, now, *, always: bool = False) -> None:
+    def _write(self, table: IndexTable, rows, epoch: int, now, *, always: bool = False, build=None) -> None:
         # A full sync's epoch: its large row groups are worth pyarrow's own converter.  A
         # statement's row holds its links and every column of each table it looked up (about
         # 27 KB as Python objects at warehouse scale), so its row groups are smaller: 4,000 of
         # them were the largest thing a 10,000-asset sync held at once (+110 MB).
         write_rows(table, rows, self.root / table.directory, epoch, now, always=always, bulk=True,
-                   group_rows=STATEMENT_GROUP_ROWS if table is STATEMENTS else None)
+                   group_rows=STATEMENT_GROUP_ROWS if table is STATEMENTS else None, build=build)
 
 
 def _declared(asset: Asset) -> tuple:

@@ -230,6 +230,12 @@ def children(expr: Expr) -> tuple[Expr, ...]:
         return expr.args
     if kind in _LEAVES:
         return ()
+    if kind is AggregateCall:  # the case below, for the class itself
+        order_by, limit, filter_ = expr.order_by, expr.limit, expr.filter
+        if not order_by and limit is None:
+            return expr.args + ((filter_,) if filter_ is not None else ())
+        extra = tuple(key.expr for key in order_by) + ((limit,) if limit is not None else ())
+        return expr.args + ((filter_,) if filter_ is not None else ()) + extra
     match expr:
         case Call(args=args):
             return args

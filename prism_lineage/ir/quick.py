@@ -65,3 +65,25 @@ def quick_init(cls: C) -> C:
     ORIGINAL_INITS[cls] = original
     cls.__init__ = init
     return cls
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def quick_replace(obj, **changes):
+    """``dataclasses.replace(obj, **changes)`` for an instance of a ``quick_init`` class (plain
+    fields only, all set by ``__init__``: what ``quick_init`` accepts), without replace's
+    per-field checks — the SQL frontend replaces every statement it lowers once."""
+    cls = type(obj)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        if cls not in ORIGINAL_INITS:
+            raise TypeError(f"quick_replace: {cls.__qualname__} is not a quick_init class")
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    for name in changes:
+        if name not in names:
+            raise TypeError(f"quick_replace: {cls.__qualname__} has no field {name!r}")
+    for name in names:
+        if name not in changes:
+            changes[name] = getattr(obj, name)
+    return cls(**changes)

@@ -96,6 +96,7 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
     stack: list[tuple[Expr, Transformation, Confidence, str | None, tuple[str, ...]]] = [
         (expr, _IDENTITY, EXACT, None, _WHOLE)
     ]
+    push = stack.append
     while stack:
         node, transformation, confidence, reason, suffix = stack.pop()
         if isinstance(node, (FieldRef, OuterRef)):
@@ -119,7 +120,8 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
                 reason = f"the part {_path(suffix)} is read from a computed value, so every input of that value is listed"
             if facts is None:
                 step = strongest(transformation, _EXPRESSION)
-                stack.extend((arg, step, confidence, reason, _WHOLE) for arg in node.args)
+                for arg in node.args:  # (a loop, not a generator: every call of every expression)
+                    push((arg, step, confidence, reason, _WHOLE))
                 continue
             step = strongest(transformation, facts.transformation)
             inner_confidence = weakest(confidence, facts.confidence)
@@ -138,7 +140,8 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
                 # from the grouping set, not from the keys' data (they are its grouping sources).
                 continue
             step = strongest(transformation, _AGGREGATE)
-            stack.extend((arg, step, confidence, reason, _WHOLE) for arg in node.args)
+            for arg in node.args:
+                push((arg, step, confidence, reason, _WHOLE))
         elif isinstance(node, WindowCall):
             # The window function's own inputs: ``SUM(x) OVER (…)`` is a window, not an
             # aggregate.  Control-only arguments (LAG's offset) shape the window instead.
@@ -165,7 +168,8 @@ def _walk(expr: Expr, functions) -> tuple[list[Input], list[Input]]:
                                     reason or node.reason, _path(suffix)))
         elif not isinstance(node, Literal):
             step = strongest(transformation, _EXPRESSION)
-            stack.extend((child, step, confidence, reason, _WHOLE) for child in children(node))
+            for child in children(node):
+                push((child, step, confidence, reason, _WHOLE))
     return values, controls
 
 
@@ -175,6 +179,7 @@ def read_fields(expr: Expr, functions=None) -> list[Input]:
         return [_new(Input, (expr.field, _IDENTITY, EXACT, None, None))]
     out: list[Input] = []
     stack: list[tuple[Expr, Confidence, str | None, tuple[str, ...]]] = [(expr, EXACT, None, _WHOLE)]
+    push = stack.append
     identity = _IDENTITY
     while stack:
         node, confidence, reason, suffix = stack.pop()
@@ -196,12 +201,14 @@ def read_fields(expr: Expr, functions=None) -> list[Input]:
                 # A predicate over an opaque function reads its arguments only as surely as the
                 # function's value does (the same as when the value is computed in a derived
                 # table and the predicate reads that field).
-                inner = weakest(confidence, facts.confidence), facts.reason or reason
+                inner_confidence, inner_reason = weakest(confidence, facts.confidence), facts.reason or reason
             else:
-                inner = confidence, reason
-            stack.extend((arg, *inner, keep) for arg in node.args)
+                inner_confidence, inner_reason = confidence, reason
+            for arg in node.args:  # (a loop, not a generator: every call of every predicate)
+                push((arg, inner_confidence, inner_reason, keep))
         else:
             if isinstance(node, Subquery) and node.kind is not SubqueryKind.EXISTS:
                 out.extend(Input(f.id, identity, confidence, reason, None) for f in node.relation.fields)
-            stack.extend((child, confidence, reason, _WHOLE) for child in children(node))
+            for child in children(node):
+                push((child, confidence, reason, _WHOLE))
     return out

@@ -90,9 +90,9 @@ def _matched(found: IndirectSources) -> IndirectSources:
 
 
 # What flows into one target: (value edges, other edges, "flow" link sources, "matched" link
-# sources), each in the order given.  One dictionary lookup per target instead of four: this
-# is asked for every target of every plan.
-_Inputs = tuple[list[Edge], list[Edge], list[str], list[str]]
+# sources), each in the order given (``()`` where there is none).  One dictionary lookup per
+# target instead of four: this is asked for every target of every plan.
+_Inputs = list  # [value edges, other edges, flow sources, matched sources]
 _NO_INPUTS: _Inputs = ((), (), (), ())  # type: ignore[assignment]
 
 
@@ -107,21 +107,34 @@ class EndToEnd:
         """``known``: the answers of targets whose edges are not given (value sources and
         indirect sources by target: the rows of a script's table, resolved once for every
         statement that reads them — lineage/through.py)."""
+        # A target's record holds the shared empty tuple for a kind of input it has none of
+        # (most targets have value edges only): a list is made for what is there.
         inputs: dict[str, _Inputs] = {}
         get = inputs.get
         for edge in edges:
             target = edge.target
             entry = get(target)
+            slot = 0 if edge.relationship is _VALUE else 1
             if entry is None:
-                entry = inputs[target] = ([], [], [], [])
-            entry[0 if edge.relationship is _VALUE else 1].append(edge)
+                entry = inputs[target] = [(), (), (), ()]
+                entry[slot] = [edge]
+            elif entry[slot]:
+                entry[slot].append(edge)
+            else:
+                entry[slot] = [edge]
         for link in links:
             kind = link.kind
             if kind == "flow" or kind == "matched":
-                entry = get(link.target)
+                target = link.target
+                entry = get(target)
+                slot = 2 if kind == "flow" else 3
                 if entry is None:
-                    entry = inputs[link.target] = ([], [], [], [])
-                entry[2 if kind == "flow" else 3].append(link.source)
+                    entry = inputs[target] = [(), (), (), ()]
+                    entry[slot] = [link.source]
+                elif entry[slot]:
+                    entry[slot].append(link.source)
+                else:
+                    entry[slot] = [link.source]
         self._inputs = inputs
         self._known = known
         self._values: dict[str, ValueSources] = dict(known[0]) if known else {}
@@ -187,28 +200,59 @@ class EndToEnd:
         if target in active:
             self._cyclic = True
             return self._previous[0].get(target, _EMPTY) if self._previous else _EMPTY
-        active.add(target)
         edges = self._inputs.get(target, _NO_INPUTS)[0]
-        if len(edges) == 1 and edges[0].transformation is _IDENTITY \
-                and edges[0].confidence is _EXACT and edges[0].reason is None and edges[0].path is None:
-            # A pass-through hop (a column read as is): share the source's answer.
-            result = self.value_sources(edges[0].source)
-        else:
-            result = {}
-            for edge in edges:
-                # Paired with a part not known (a set operation by position): that pairing is
-                # the reason to give, before the source's own.
-                pairing = edge.path == UNKNOWN_PART
-                for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
-                    if names_a_star(column, edge.path):
-                        confidence, reason = _EXACT, None
-                    found = (strongest(transformation, edge.transformation),
-                             weakest(confidence, edge.confidence),
-                             (edge.reason or reason) if pairing else (reason or edge.reason))
-                    if _breaks(edge.path, transformation):
-                        _merge(result, column, _part_of_computed(edge.path, found))
+        if len(edges) == 1:
+            edge = edges[0]
+            if edge.transformation is _IDENTITY and edge.confidence is _EXACT and edge.reason is None \
+                    and edge.path is None:
+                # A pass-through hop (a column read as is): share the source's answer — read from
+                # the memo, or made for a base column, as the call would (no cycle bookkeeping
+                # when nothing is asked in between).
+                values = self._values
+                source = edge.source
+                result = values.get(source)
+                if result is None:
+                    if source.startswith("column:"):
+                        result = values[source] = {source: _IDENTITY_EXACT}
                     else:
-                        _merge(result, extend(column, edge.path), found)
+                        active.add(target)
+                        result = self.value_sources(source)
+                        active.discard(target)
+                values[target] = result
+                return result
+        active.add(target)
+        result = {}
+        for edge in edges:
+            path = edge.path
+            if path is None:
+                # The loop below for a whole-value edge (no path: no star named, nothing broken,
+                # the column as it is; ``_merge`` inlined where the column is new): every value
+                # edge of the plan with more than a pass-through.
+                e_transformation, e_confidence, e_reason = edge.transformation, edge.confidence, edge.reason
+                get = result.get
+                for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
+                    found = (transformation if transformation is e_transformation
+                             else strongest(transformation, e_transformation),
+                             confidence if confidence is e_confidence else weakest(confidence, e_confidence),
+                             reason or e_reason)
+                    if get(column) is None:
+                        result[column] = found
+                    else:
+                        _merge(result, column, found)
+                continue
+            # Paired with a part not known (a set operation by position): that pairing is
+            # the reason to give, before the source's own.
+            pairing = edge.path == UNKNOWN_PART
+            for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
+                if names_a_star(column, edge.path):
+                    confidence, reason = _EXACT, None
+                found = (strongest(transformation, edge.transformation),
+                         weakest(confidence, edge.confidence),
+                         (edge.reason or reason) if pairing else (reason or edge.reason))
+                if _breaks(edge.path, transformation):
+                    _merge(result, column, _part_of_computed(edge.path, found))
+                else:
+                    _merge(result, extend(column, edge.path), found)
         active.discard(target)
         self._values[target] = result
         return result
@@ -225,11 +269,32 @@ class EndToEnd:
         if target in active:
             self._cyclic = True
             return self._previous[1].get(target, _EMPTY) if self._previous else _EMPTY
-        active.add(target)
         value_in, own, flow_in, matched_in = self._inputs.get(target, _NO_INPUTS)
+        done = self._indirect
+        if not own and not flow_in and not matched_in and len(value_in) <= 1:
+            # Most targets are fields whose value is read from one source (or none): what that
+            # source depends on, as the general case below gives it — in fewer steps, and with
+            # no cycle bookkeeping when nothing is asked in between (a base column, an answer
+            # already known).
+            if not value_in:
+                result = _EMPTY
+            else:
+                source = value_in[0].source
+                result = done.get(source)
+                if result is None:
+                    if source.startswith("column:"):
+                        result = _EMPTY
+                    else:
+                        active.add(target)
+                        result = self.indirect_sources(source)
+                        active.discard(target)
+                if not result:
+                    result = _EMPTY
+            done[target] = result
+            return result
+        active.add(target)
         # The answers already computed are read straight from the memo (what the call would
         # return first): this loop runs for every value edge of the plan.
-        done = self._indirect
         parts: list[IndirectSources] = []
         for source in flow_in:
             part = done.get(source)
@@ -254,6 +319,7 @@ class EndToEnd:
             result = parts[0] if parts else _EMPTY
         else:
             result = {}
+            get = result.get
             for edge in own:
                 # Everything the derived source field depends on reaches the target through
                 # this edge, so it is reported under this edge's kind.
@@ -261,6 +327,30 @@ class EndToEnd:
                 # An order is by the key's value: ``ORDER BY total`` (``total`` = ``SUM(amount)``)
                 # orders by an aggregate of ``amount``, as ``ORDER BY SUM(amount)`` does.
                 by_value = kind is _SORT
+                e_transformation, e_confidence, e_reason = edge.transformation, edge.confidence, edge.reason
+                if edge.path is None:
+                    # The two loops below for a whole-value edge (no star named, nothing broken,
+                    # the column as it is; ``_merge`` inlined where the key is new): every
+                    # control, join, grouping … edge of the plan.
+                    for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
+                        key = (column, kind)
+                        found = (strongest(e_transformation, transformation) if by_value else e_transformation,
+                                 confidence if confidence is e_confidence else weakest(confidence, e_confidence),
+                                 reason or e_reason)
+                        if get(key) is None:
+                            result[key] = found
+                        else:
+                            _merge(result, key, found)
+                    rekinded = _IDENTITY if by_value else e_transformation
+                    for (column, _), (_, confidence, reason) in self.indirect_sources(edge.source).items():
+                        key = (column, kind)
+                        found = (rekinded, confidence if confidence is e_confidence else weakest(confidence, e_confidence),
+                                 reason or e_reason)
+                        if get(key) is None:
+                            result[key] = found
+                        else:
+                            _merge(result, key, found)
+                    continue
                 for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
                     if names_a_star(column, edge.path):
                         confidence, reason = _EXACT, None

@@ -76,7 +76,9 @@ class ScriptSummaries:
     def tables(self, root: Relation) -> set[str]:
         """The tables ``root``'s plan scans (``scanned_tables``), the script's rows' from their
         summaries."""
-        return scanned_tables(root, self._tables_of)
+        # Nothing summarised yet (a statement with no script rows before it): no relation can be
+        # known, so none is asked about (a call per relation of every plan).
+        return scanned_tables(root, self._tables_of if self._done else None)
 
     # --- summaries ---------------------------------------------------------------------------
 

@@ -18,25 +18,22 @@ from prism_lineage.frontends.polars import snapshot  # noqa: E402
 ORDERS = pl.DataFrame({"order_id": [1], "amount": [2.0], "day": [date(2024, 1, 1)]})
 
 
-def test_horizontal_concat_is_refused_naming_the_node() -> None:
-    frame = pl.concat([named("a", ORDERS).select("order_id"), named("b", ORDERS).select("amount")],
-                      how="horizontal")
+def test_an_unread_expression_is_refused_naming_the_node() -> None:
+    frame = named("orders", ORDERS).select(pl.struct("order_id", "amount").struct.with_fields(
+        pl.field("amount").alias("doubled")).alias("s"))
     with pytest.raises(InvalidPolarsPlanError) as caught:
         prism_lineage.explain(frame)
-    assert (caught.value.path, caught.value.node) == ("root", "HConcat")
-    assert str(caught.value).startswith("Polars plan at root (HConcat): horizontal concat")
+    assert (caught.value.path, caught.value.node) == ("root.expr[0]", "StructEval")
+    assert str(caught.value).startswith("Polars plan at root.expr[0] (StructEval): expressions of kind StructEval")
     assert isinstance(caught.value, InvalidStatementError) and caught.value.exit_code == 6
 
 
-def test_group_by_dynamic_is_refused_naming_the_node() -> None:
-    frame = named("orders", ORDERS).sort("day").group_by_dynamic("day", every="1d").agg(pl.col("amount").sum())
-    with pytest.raises(InvalidPolarsPlanError, match=r"Polars plan at root\S* \(GroupBy\): group_by_dynamic"):
-        prism_lineage.explain(frame)
-
-
-def test_a_slice_from_the_end_is_refused() -> None:
-    with pytest.raises(InvalidPolarsPlanError, match=r"at root \(Slice\): a slice from the end"):
-        prism_lineage.explain(named("orders", ORDERS).tail(2))
+def test_map_groups_is_opaque_with_its_reason() -> None:
+    """A Python function over each group: every input column may feed every output, unknown, said."""
+    frame = named("orders", ORDERS).group_by("order_id").map_groups(lambda df: df, schema=None)
+    statement = prism_lineage.explain(frame).statements[0]
+    assert {s.confidence for f in statement.fields for s in f.sources} == {"unknown"}
+    assert statement.uncertain and "only the function knows" in statement.uncertain[0].reason
 
 
 def test_a_plan_polars_cannot_resolve_is_refused() -> None:

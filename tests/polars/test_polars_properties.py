@@ -109,7 +109,8 @@ def _sources(field) -> set:
     return {(s.column, s.relationship, s.transformation, s.confidence) for s in field.sources}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(__import__("os").environ.get("PRISM_EXAMPLES", "40")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(pipelines())
 def test_random_pipelines_explain_like_their_sql(p: Pipeline) -> None:
     from_plan = prism_lineage.explain(p.frame).statements[0]

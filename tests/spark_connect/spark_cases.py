@@ -172,6 +172,53 @@ CASES = [
                                                                     F.size("tags").alias("n_tags")),
          "SELECT addr.city AS city, tags[0] AS first_tag, SIZE(tags) AS n_tags FROM events",
          "struct fields and array elements"),
+    Case("struct_picked_by_aggregate",
+         lambda spark, F, W, sql: spark.read.table("events").groupBy("id").agg(
+             F.first("addr").alias("addr"),
+             F.first(F.struct(F.size("tags").alias("n"), F.col("addr.zip").alias("zip"))).alias("s"),
+         ).select("id", F.col("addr.city").alias("city"), F.col("s.zip").alias("zip")),
+         None,
+         "a part of a struct an aggregate picks whole: of a column's struct, exactly that part; of a struct built "
+         "in the plan, every input of the struct, conservatively (field trial 43: it was exact, with made-up "
+         "paths)"),
+    Case("select_generators",
+         lambda spark, F, W, sql: spark.read.table("events").select("id", F.posexplode("tags")),
+         "SELECT id, POSEXPLODE(tags) FROM events",
+         "a generator in a select: posexplode's two columns, pos and col (field trial 44: one column)"),
+    Case("inline_constructed_structs",
+         lambda spark, F, W, sql: spark.read.table("events").withColumn("tags", F.explode("tags")).select(
+             "tags", F.inline(F.array(F.struct(F.col("id").alias("p"), F.col("addr.city").alias("q"))))),
+         "SELECT tags, INLINE(ARRAY(STRUCT(id AS p, addr.city AS q))) FROM "
+         "(SELECT id, EXPLODE(tags) AS tags, addr FROM events) AS e",
+         "withColumn of explode (the element replaces the list), inline of structs built in the plan: one column "
+         "per field, each from its own value (field trial 44)"),
+    Case("count_if",
+         lambda spark, F, W, sql: spark.read.table("orders").groupBy("customer_id").agg(
+             F.count_if(F.col("amount") > 100).alias("big"), F.expr("count_if(status = 'paid')").alias("paid")),
+         "SELECT customer_id, COUNT_IF(amount > 100) AS big, COUNT_IF(status = 'paid') AS paid FROM orders "
+         "GROUP BY customer_id",
+         "count_if(c) is COUNT(*) FILTER (WHERE c): the condition is control, not a value (field trial 45)"),
+    Case("unpivot",
+         lambda spark, F, W, sql: spark.read.table("orders").unpivot(
+             "order_id", ["status", F.col("customer_id").cast("string").alias("customer")], "field", "val"),
+         "SELECT order_id, 'status' AS field, status AS val FROM orders UNION ALL "
+         "SELECT order_id, 'customer' AS field, CAST(customer_id AS STRING) AS val FROM orders",
+         "unpivot (melt): one block of rows per value column, stacked; names carry no data (the DataFrame "
+         "unpivot keeps nulls, unlike SQL's UNPIVOT clause)"),
+    Case("na_functions",
+         lambda spark, F, W, sql: spark.read.table("orders").fillna("none").fillna({"amount": 0.0})
+         .dropna(subset=["customer_id"]).replace("paid", "settled", subset=["status"]),
+         "SELECT order_id, customer_id, CASE WHEN status = 'paid' THEN 'settled' ELSE status END AS status, amount "
+         "FROM (SELECT order_id, customer_id, COALESCE(status, 'none') AS status, COALESCE(amount, 0.0) AS amount "
+         "FROM orders) AS t WHERE customer_id IS NOT NULL",
+         "df.na: fillna (a string fills the string columns), dropna (a filter on the subset's nulls), replace"),
+    Case("pivot",
+         lambda spark, F, W, sql: spark.read.table("orders").groupBy("customer_id").pivot("status", ["paid", "open"])
+         .agg(F.sum("amount").alias("total"), F.count("order_id").alias("n")),
+         "SELECT customer_id, SUM(amount) FILTER (WHERE status = 'paid') AS paid_total, "
+         "COUNT(order_id) FILTER (WHERE status = 'paid') AS paid_n, SUM(amount) FILTER (WHERE status = 'open') AS "
+         "open_total, COUNT(order_id) FILTER (WHERE status = 'open') AS open_n FROM orders GROUP BY customer_id",
+         "pivot with listed values: per value, each aggregate FILTER (WHERE pivot column = value) (it was refused)"),
     Case("python_udf",
          _udf_case,
          "SELECT order_id, doubled(amount) AS doubled FROM orders",

@@ -122,16 +122,19 @@ def test_a_column_of_another_dataframe_is_refused() -> None:
 
 
 def test_an_unread_relation_is_named() -> None:
-    frame = session().read.table("orders").unpivot(["order_id"], ["amount"], "k", "v")
-    with pytest.raises(InvalidSparkPlanError, match=r"at root\.unpivot \(Unpivot, plan_id \d+\): relations of kind "
-                                                    r"unpivot \(Unpivot\) are not read"):
+    frame = session().read.table("orders").describe("amount")
+    with pytest.raises(InvalidSparkPlanError, match=r"at root\.describe \(StatDescribe, plan_id \d+\): relations of "
+                                                    r"kind describe \(StatDescribe\) are not read"):
         explain(frame)
 
 
 def test_pivot_and_grouping_errors() -> None:
     orders = session().read.table("orders")
-    with pytest.raises(InvalidSparkPlanError, match=r"\(Aggregate, plan_id \d+\): pivot\(\) is not read"):
-        explain(orders.groupBy("customer_id").pivot("status", ["paid"]).agg(F().sum("amount")))
+    with pytest.raises(InvalidSparkPlanError, match=r"\(Aggregate, plan_id \d+\): pivot\(\) without values: its "
+                                                    r"columns are the pivot column's distinct values"):
+        explain(orders.groupBy("customer_id").pivot("status").agg(F().sum("amount")))
+    with pytest.raises(InvalidSparkPlanError, match=r"pivot\(\) with several aggregates that are not all aliased"):
+        explain(orders.groupBy("customer_id").pivot("status", ["paid"]).agg(F().sum("amount"), F().max("amount")))
     with pytest.raises(InvalidSparkPlanError, match="'amount' is read outside an aggregate function and is not "
                                                     "grouped by"):
         explain(orders.groupBy("customer_id").agg(F().col("amount")))

@@ -8,7 +8,8 @@ explained and compared with the SQL.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,12 +30,15 @@ SCHEMA = {"t": {"a": "bigint", "b": "bigint", "s": "string"}, "u": {"k": "bigint
 
 @dataclass
 class Pipeline:
-    frame: object
+    frame: object = field(repr=False)  # a DataFrame's own repr asks the server for its rows
     sql: str
     columns: list[str]
     numeric: list[str]
     joined: bool = False
     step: int = 0
+
+    def _repr_pretty_(self, printer, cycle) -> None:  # hypothesis' printer: the dataclass repr, no frame
+        printer.text(repr(self))
 
     def derived(self, select: str, rest: str = "") -> str:
         self.step += 1
@@ -48,7 +52,8 @@ def pipelines(draw) -> Pipeline:
     spark = session()
     p = Pipeline(spark.read.table("t"), "SELECT a, b, s FROM t", ["a", "b", "s"], ["a", "b"])
     for number in range(draw(st.integers(1, 4))):
-        op = draw(st.sampled_from(["filter", "with_column", "select", "group_by", "join", "distinct"]))
+        op = draw(st.sampled_from(["filter", "with_column", "select", "group_by", "join", "distinct", "explode",
+                                   "using_join"]))
         if op == "filter" and p.numeric:
             c = draw(st.sampled_from(p.numeric))
             p.frame = p.frame.filter(F.col(c) > 1)
@@ -71,10 +76,14 @@ def pipelines(draw) -> Pipeline:
         elif op == "group_by" and p.numeric:
             key = draw(st.sampled_from(p.columns))
             measure = draw(st.sampled_from([c for c in p.numeric if c != key] or [key]))
-            function = draw(st.sampled_from(["sum", "max", "min", "count"]))
+            function = draw(st.sampled_from(["sum", "max", "min", "count", "count_if"]))
             name = f"m{number}"
-            p.frame = p.frame.groupBy(key).agg(getattr(F, function)(measure).alias(name))
-            p.sql = p.derived(f"{key}, {function.upper()}({measure}) AS {name}", f" GROUP BY {key}")
+            if function == "count_if":  # the condition is a filter (trial 45)
+                p.frame = p.frame.groupBy(key).agg(F.count_if(F.col(measure) > 1).alias(name))
+                p.sql = p.derived(f"{key}, COUNT_IF({measure} > 1) AS {name}", f" GROUP BY {key}")
+            else:
+                p.frame = p.frame.groupBy(key).agg(getattr(F, function)(measure).alias(name))
+                p.sql = p.derived(f"{key}, {function.upper()}({measure}) AS {name}", f" GROUP BY {key}")
             p.numeric = ([key] if key in p.numeric else []) + [name]
             p.columns = [key, name]
         elif op == "join" and not p.joined and p.numeric:
@@ -90,6 +99,37 @@ def pipelines(draw) -> Pipeline:
             p.columns = p.columns + ["k", "x"]
             p.numeric = p.numeric + ["k", "x"]
             p.joined = True
+        elif op == "explode" and p.numeric:
+            # a list per group, made rows again: explode's element / posexplode's pos and col (trial 44)
+            key = draw(st.sampled_from(p.columns))
+            measure = draw(st.sampled_from(p.numeric))
+            name = f"l{number}"
+            grouped = p.frame.groupBy(key).agg(F.collect_list(measure).alias(name))
+            inner = p.derived(f"{key}, COLLECT_LIST({measure}) AS {name}", f" GROUP BY {key}")
+            p.sql = inner
+            if key in ("pos", "col") or draw(st.booleans()):  # (posexplode's pos, col: no second of a name)
+                p.frame = grouped.select(key, F.explode(name).alias(name))
+                p.sql = p.derived(f"{key}, EXPLODE({name}) AS {name}")
+                p.columns, p.numeric = [key, name], [name]
+            else:
+                p.frame = grouped.select(key, F.posexplode(name))
+                p.sql = p.derived(f"{key}, POSEXPLODE({name})")
+                p.columns, p.numeric = [key, "pos", "col"], ["pos", "col"]
+        elif op == "using_join" and not p.joined and p.numeric and not {"k", "uk", "x"} & set(p.columns):
+            # a column renamed k, joined USING (k); the right key taken by its DataFrame (trial 52)
+            c = draw(st.sampled_from(p.numeric))
+            how = draw(st.sampled_from(["inner", "left", "full"]))
+            right = spark.read.table("u")
+            rest = [col for col in p.columns if col != c]
+            p.frame = p.frame.withColumnRenamed(c, "k").join(right, "k", how).select(
+                *rest, "k", right["k"].alias("uk"), "x")
+            inner = p.derived(", ".join(f"{col} AS k" if col == c else col for col in p.columns))
+            p.step += 1
+            p.sql = (f"SELECT {''.join(f'q{p.step}.{col}, ' for col in rest)}k, u.k AS uk, u.x FROM ({inner}) AS "
+                     f"q{p.step} {how.upper()} JOIN u USING (k)")
+            p.columns = rest + ["k", "uk", "x"]
+            p.numeric = [col for col in p.numeric if col != c] + ["k", "uk", "x"]
+            p.joined = True
         elif op == "distinct":
             p.frame = p.frame.distinct()
             p.sql = p.derived(f"DISTINCT {', '.join(p.columns)}")
@@ -104,7 +144,7 @@ def _sources(field) -> set:
     return {(s.column, s.relationship, s.transformation, s.confidence) for s in field.sources}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get("PRISM_EXAMPLES", "40")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pipelines())
 def test_random_pipelines_explain_like_their_sql(p: Pipeline) -> None:
     plan = SparkConnectPlan.from_message(plan_of(p.frame), schema=SCHEMA)

@@ -212,3 +212,26 @@ def test_a_script_transform_makes_its_listed_columns_from_every_input(sql, names
     for field in statement.fields:
         assert {(s.column, s.confidence) for s in field.sources} == {(c, "conservative") for c in read}
     assert {u.field for u in statement.uncertain} == set(names)
+
+
+# --- trial 35: DuckDB's positional columns #n ---------------------------------------------------
+
+@pytest.mark.parametrize("sql", [
+    "SELECT #3, #1 FROM x",
+    "SELECT #2 AS q FROM x WHERE #1 > 1",
+    "SELECT b, k FROM x ORDER BY #2 DESC LIMIT 1",
+    "SELECT #2, #5 FROM x JOIN y ON x.k = y.k",
+    "SELECT max(#2) AS m FROM x GROUP BY #1",
+])
+def test_positional_columns_give_duckdbs_columns(database, sql) -> None:
+    agrees_with_duckdb(database, sql)
+
+
+@pytest.mark.parametrize("sql, control", [
+    ("SELECT #2 AS q FROM x WHERE #3 > 1", "x.b"),
+    ("SELECT b, a FROM x ORDER BY #2 LIMIT 1", "x.a"),  # ORDER BY #n: the n-th select item
+])
+def test_positional_columns_drive_filters_and_orders(sql, control) -> None:
+    [statement] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
+    for field in statement.fields:
+        assert (control, "control") in {(s.column, s.relationship) for s in field.sources}

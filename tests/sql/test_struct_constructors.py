@@ -66,11 +66,33 @@ def test_a_field_the_constructor_does_not_build_is_an_error(database, expression
     assert error.value.line == 1 and error.value.column is not None
 
 
-def test_a_derived_struct_is_not_followed_into_its_field() -> None:
-    """Left as before (specs/nested.md rule 3): a field of a struct computed in a derived table
-    lists every input of the struct, conservatively."""
-    sql = "SELECT s.v.p AS v FROM (SELECT {'p': a, 'q': b} AS v FROM t) AS s"
+@pytest.mark.parametrize("expression, column", IDENTITY_CASES)
+def test_a_field_of_a_struct_built_in_a_derived_table_is_its_expression(database, expression, column) -> None:
+    """The same constructors built in a derived table and read outside it (``d.s.p``): the field's
+    own value, exact, as inline (specs/nested.md 5a); DuckDB agrees on every row."""
+    constructor, _, path = expression.partition("}.") if "}." in expression else expression.partition("}[")
+    built = constructor + "}" if "}." in expression or "}[" in expression else constructor
+    access = ("." + path) if "}." in expression else ("[" + path)
+    if expression.startswith("struct_pack"):
+        built, _, rest = expression.rpartition(").")
+        built, access = built + ")", "." + rest
+    sql = f"SELECT d.s{access} AS v, d.{column} AS expected FROM (SELECT {built} AS s, {column} FROM t) AS d"
+    rows = database.execute(sql).fetchall()
+    assert all(v == expected for v, expected in rows)
     [statement] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
-    assert {(s.column, s.confidence) for s in statement.fields[0].sources} == {
-        ("t.a", "conservative"), ("t.b", "conservative")}
-    assert statement.uncertain
+    assert [(s.column, s.transformation, s.confidence, s.path) for s in statement.fields[0].sources] == [
+        (f"t.{column}", "identity", "exact", None)]
+    assert statement.uncertain == []
+
+
+def test_a_derived_struct_field_and_star() -> None:
+    """``*`` over the derived table lists its own columns only; a field whose value holds a
+    subquery is not followed (rule 3: every input, conservative)."""
+    sql = "SELECT d.*, d.s.p AS v FROM (SELECT {'p': a + 1, 'q': b} AS s FROM t) AS d"
+    [statement] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
+    assert [f.name for f in statement.fields] == ["s", "v"]
+    assert [(s.column, s.transformation, s.confidence) for s in statement.fields[1].sources] == [
+        ("t.a", "expression", "exact")]
+    sql = "SELECT d.s.p AS v FROM (SELECT {'p': a, 'q': (SELECT MAX(b) FROM t)} AS s FROM t) AS d"
+    [statement] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
+    assert {s.confidence for s in statement.fields[0].sources} == {"conservative"}

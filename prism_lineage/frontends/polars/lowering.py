@@ -12,7 +12,9 @@ line.  Every target also keeps an ingress origin naming the plan node it came fr
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from types import SimpleNamespace
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
@@ -53,6 +55,7 @@ from ...ir import (
 )
 from ...ir.ingress import IngressOrigin
 from ...ir.opaque import Opaque
+from ..picked import read_picked_parts
 from .errors import InvalidPolarsPlanError
 from .snapshot import NAME_MARK, PExpr, PNode
 from .text import PlanText, function_name, operator
@@ -70,8 +73,9 @@ _AGGREGATE_NAMES = {"mean": "avg", "std": "stddev", "var": "variance", "implode"
                     "n_unique": "count", "count": "count", "len": "count"}
 _JOIN_KINDS = {"inner": JoinKind.INNER, "left": JoinKind.LEFT, "right": JoinKind.RIGHT, "full": JoinKind.FULL,
                "cross": JoinKind.CROSS, "semi": JoinKind.SEMI, "anti": JoinKind.ANTI}
-_UDF_REASON = ("a Python function (map_elements / map_batches): Polars' plan visitor does not show which columns "
-               "it reads, so it is read as reading every column of its input (conservative)")
+_UDF_REASON = ("a Python function (map_elements / map_batches) or an expression Polars hides (list.eval …): Polars' "
+               "plan visitor does not show which columns it reads, so it is read as reading every column of its input "
+               "(conservative)")
 
 
 @dataclass(slots=True)
@@ -166,6 +170,9 @@ class ExprLowerer:
         self.measures = measures
         self.keys = keys or {}
         self.aggregate = aggregate
+        self.nested = False  # lowering an aggregation's argument inside group_by().agg()
+        # rolling(): every aggregation is a window over (partition, order) instead of the whole frame
+        self.over: tuple[tuple[Expr, ...], tuple[SortKey, ...]] | None = None
 
     def fail(self, problem: str) -> InvalidPolarsPlanError:
         return InvalidPolarsPlanError(self.node.path, self.node.kind, problem)
@@ -208,12 +215,18 @@ class ExprLowerer:
             return self._function(e, origin)
         if kind == "Window":
             return self._window(e, origin)
+        # The condition / keys choose and order the first argument's values (control, through
+        # the registry's polars.* entries; field trial 47).
         if kind == "Filter":
-            return self._call("filter", [e.child("input"), e.child("by")], origin)
+            return self._call("polars.filter", [e.child("input"), e.child("by")], origin)
         if kind == "SortBy":
-            return self._call("sort_by", [e.child("expr"), *e.child_list("by")], origin)
+            return self._call("polars.sort_by", [e.child("expr"), *e.child_list("by")], origin)
         if kind == "Sort":
             return self._call("sort", [e.child("expr")], origin)
+        if kind == "Explode":
+            # ``col("l").explode()`` in a select: the list's elements, one per row.
+            return NestedAccess(self.ctx.new_id("access", origin), origin, None, self.lower(e.child("expr")),
+                                ("[]",))
         if kind == "Gather":
             return self._call("gather", [e.child("expr"), e.child("idx")], origin)
         if kind == "Slice":
@@ -244,7 +257,7 @@ class ExprLowerer:
             return NestedAccess(self.ctx.new_id("access", origin), origin, None, base, ("[]",),
                                 dynamic=(self.lower(args[1]),))
         spelled = {"as_struct": "struct", "is_in": "in", "str.to_uppercase": "upper", "str.uppercase": "upper",
-                   "str.to_lowercase": "lower", "str.lowercase": "lower"}.get(name, name)
+                   "str.to_lowercase": "lower", "str.lowercase": "lower", "top_k_by": "polars.top_k_by"}.get(name, name)
         return self._call(spelled, args, origin)
 
     def _agg(self, e: PExpr, origin: Origin | None) -> Expr:
@@ -272,21 +285,28 @@ class ExprLowerer:
 
     def _plain(self, e: PExpr) -> Expr:
         """An aggregate's argument: read row by row (columns are not imploded there)."""
-        saved = self.measures
+        saved = self.measures, self.nested
+        # In group_by().agg(), an aggregation inside another's argument (``(b - b.mean()).implode()``)
+        # is over the same group: an aggregate call nested in the argument.
+        self.nested = self.nested or saved[0] is not None
         self.measures = None
         try:
             return self.lower(e)
         finally:
-            self.measures = saved
+            self.measures, self.nested = saved
 
     def _aggregate(self, call: AggregateCall, origin: Origin | None) -> Expr:
         if self.measures is not None:
             return self._measure(call, origin)
+        if self.nested:
+            return call
         if self.windows is None:
-            raise self.fail("an aggregation outside group_by, select or with_columns is not read")
+            raise self.fail("an aggregation here (outside group_by().agg(), select and with_columns) is not read")
         # In select/with_columns beside row-wise expressions: the aggregate of the whole frame,
-        # broadcast to every row (SQL's ``SUM(c) OVER ()``).
-        return self._windowed(WindowCall(self.ctx.new_id("window_call", origin), origin, None, call), origin)
+        # broadcast to every row (SQL's ``SUM(c) OVER ()``); in rolling(), over each row's window.
+        partition, order = self.over or ((), ())
+        return self._windowed(WindowCall(self.ctx.new_id("window_call", origin), origin, None, call, partition,
+                                         order), origin)
 
     def _measure(self, call: AggregateCall, origin: Origin | None) -> Expr:
         assert self.measures is not None and self.aggregate is not None
@@ -313,6 +333,12 @@ class ExprLowerer:
             inner = AggregateCall(self.ctx.new_id("aggregate", f_origin), f_origin, None, "count", (), star=True)
         else:
             inner = self._plain(function)
+            if not isinstance(inner, Call):
+                # ``pl.col("a").over("g")``: a row-wise expression that is not a call (a column,
+                # a struct field …) laid out per window. Its value is the expression's (a value
+                # source); the window rule reads a window function's arguments, so it is wrapped
+                # in a call that passes the value on (field trial 38: the column was lost).
+                inner = Call(self.ctx.new_id("call", origin), origin, None, "over", (inner,))
         call = WindowCall(self.ctx.new_id("window_call", origin), origin, None, inner, partition, keys)
         return self._windowed(call, origin)
 
@@ -479,32 +505,70 @@ class Lowerer:
         return self._aggregate(node, input_, [], exprs)
 
     def _GroupBy(self, node: PNode, input_: Relation) -> Relation:
-        options = node.attrs.get("options")
-        for option in ("dynamic", "rolling"):
-            if getattr(getattr(options, "value", options), option, None) is not None:
-                raise self.fail(node, f"group_by_{option} is not read by prism_lineage")
         if node.attrs.get("apply"):
             raise self.fail(node, "group_by().map_groups() is not read by prism_lineage")
-        return self._aggregate(node, input_, node.exprs.get("keys", []), node.exprs.get("aggs", []))
+        options = node.attrs.get("options")
+        options = getattr(options, "value", options)
+        rolling, dynamic = getattr(options, "rolling", None), getattr(options, "dynamic", None)
+        if rolling is not None:
+            return self._rolling(node, input_, str(rolling.index_column))
+        extra: list[tuple[str, Expr]] = []
+        if dynamic is not None:
+            # group_by_dynamic: a group per window of the index column (and the group_by keys); the
+            # window's label — and its boundaries, when asked — are computed from the index values.
+            index = str(dynamic.index_column)
+            by_name = {f.name: f for f in input_.fields}
+            if index not in by_name:
+                raise self.fail(node, f"group_by_dynamic's index column {index!r} is not in its input")
+            origin = self.origin(node)
+            names = (["_lower_boundary", "_upper_boundary"] if dynamic.include_boundaries else []) + [index]
+            extra = [(name, Call(self.ctx.new_id("call", origin), origin, None, "dynamic_window",
+                                 tuple(self.refs([by_name[index]], origin)))) for name in names]
+        return self._aggregate(node, input_, node.exprs.get("keys", []), node.exprs.get("aggs", []), extra)
 
-    def _aggregate(self, node: PNode, input_: Relation, keys: list[PExpr], aggs: list[PExpr]) -> Relation:
+    def _rolling(self, node: PNode, input_: Relation, index: str) -> Relation:
+        """``rolling(index_column, period, group_by=…).agg(…)``: for every row, the aggregations over
+        the rows of its group whose index lies in the period before it — window functions
+        partitioned by the group keys and ordered by the index; the row's keys and index as
+        they are."""
+        origin = self.origin(node)
+        by_name = {f.name: f for f in input_.fields}
+        if index not in by_name:
+            raise self.fail(node, f"rolling's index column {index!r} is not in its input")
+        key_lowerer = ExprLowerer(self.ctx, node, input_.fields)
+        keys = node.exprs.get("keys", [])
+        key_exprs = [key_lowerer.lower(k) for k in keys]
+        windows = _Windows(self.ctx, origin)
+        order = (SortKey(self.refs([by_name[index]], origin)[0], False),)
+        lowerer = ExprLowerer(self.ctx, node, input_.fields, windows)
+        lowerer.over = (tuple(key_lowerer.lower(k) for k in keys), order)
+        aggs = node.exprs.get("aggs", [])
+        outputs = [lowerer.lower(a) for a in aggs]
+        base = windows.build(input_)
+        names = [k.output_name or "" for k in keys] + [index] + [a.output_name or "" for a in aggs]
+        return self.project(base, key_exprs + self.refs([by_name[index]], origin) + outputs, names, origin)
+
+    def _aggregate(self, node: PNode, input_: Relation, keys: list[PExpr], aggs: list[PExpr],
+                   extra: Sequence[tuple[str, Expr]] = ()) -> Relation:
         origin = self.origin(node)
         key_lowerer = ExprLowerer(self.ctx, node, input_.fields)
-        key_exprs = [key_lowerer.lower(k) for k in keys]
+        key_exprs = [key_lowerer.lower(k) for k in keys] + [expr for _, expr in extra]
         aggregate_id = self.ctx.new_id("aggregate", origin)
         key_fields = [self.ctx.field(aggregate_id, i, k.output_name or "", None, self.origin(k))
                       for i, k in enumerate(keys)]
+        key_fields += [self.ctx.field(aggregate_id, len(keys) + i, name, None, origin)
+                       for i, (name, _) in enumerate(extra)]
         measures: list[AggregateCall] = []
         lowerer = ExprLowerer(self.ctx, node, input_.fields, measures=measures,
                               keys={k.output_name: f for k, f in zip(keys, key_fields) if k.output_name},
-                              aggregate=(aggregate_id, len(keys)))
+                              aggregate=(aggregate_id, len(key_fields)))
         outputs = [lowerer.lower(a) for a in aggs]
         direct = {o.field: a.output_name for o, a in zip(outputs, aggs) if isinstance(o, FieldRef)}
         measure_fields = []
         for i, call in enumerate(measures):
-            target = field_id(aggregate_id, len(keys) + i)
+            target = field_id(aggregate_id, len(key_fields) + i)
             name = direct.get(target) or f"__measure{i}"
-            measure_fields.append(self.ctx.field(aggregate_id, len(keys) + i, name, None, call.origin))
+            measure_fields.append(self.ctx.field(aggregate_id, len(key_fields) + i, name, None, call.origin))
         aggregate = Aggregate(aggregate_id, origin, input_, tuple(key_exprs), tuple(measures),
                               tuple(key_fields + measure_fields))
         names = [f.name for f in key_fields] + [a.output_name or "" for a in aggs]
@@ -518,6 +582,10 @@ class Lowerer:
         windows = _Windows(self.ctx, origin)
         lowerer = ExprLowerer(self.ctx, node, input_.fields, windows)
         predicate = lowerer.lower(node.exprs["predicate"][0])
+        if not windows.calls:
+            crossed = self._comma_join(input_, predicate, origin)
+            if crossed is not None:
+                return crossed
         base = windows.build(input_)
         clause = "where" if base is input_ else "qualify"
         relation: Relation = Filter(self.ctx.new_id("filter", origin), origin, base, predicate, clause)
@@ -525,6 +593,36 @@ class Lowerer:
             relation = self.project(relation, self.refs(input_.fields, origin), [f.name for f in input_.fields],
                                     origin)
         return relation
+
+    def _comma_join(self, input_: Relation, predicate: Expr, origin: Origin | None) -> Relation | None:
+        """``join_where`` / a cross join then ``filter``: SQL's ``FROM a, b WHERE …`` — the conjuncts
+        relating both sides become the join's condition (join lineage), the others stay a filter
+        (below the join's output, over the same columns); ``None`` when the input is no cross join's
+        plain output."""
+        if not (isinstance(input_, Project) and isinstance(input_.input, Join)
+                and input_.input.kind is JoinKind.CROSS and all(isinstance(e, FieldRef) for e in input_.exprs)):
+            return None
+        from ...ir import transform
+        from ...ir.walk import Transformed
+        from ..substrait.joins import place_join_predicates
+
+        below = {c.id: e.field for c, e in zip(input_.columns, input_.exprs)}
+
+        def to_join(node: Expr) -> Transformed[Expr]:
+            if isinstance(node, FieldRef) and node.field in below:
+                return Transformed(dataclasses.replace(node, field=below[node.field]), True)
+            return Transformed(node, False)
+
+        # What that helper asks of a lowerer: ids (here: at the filter's origin) and an origin.
+        ids = SimpleNamespace(ctx=SimpleNamespace(new_id=lambda kind, _path: self.ctx.new_id(kind, origin),
+                                                  origin=origin))
+        joined, rest = place_join_predicates(ids, input_.input, transform(predicate, on_expr=to_join).node,
+                                             self.ctx.path)
+        if joined is input_.input:
+            return None
+        if rest is not None:
+            joined = Filter(self.ctx.new_id("filter", origin), origin, joined, rest, "where")
+        return dataclasses.replace(input_, input=joined)
 
     def _Sort(self, node: PNode, input_: Relation) -> Relation:
         origin = self.origin(node)
@@ -551,7 +649,8 @@ class Lowerer:
     def _Slice(self, node: PNode, input_: Relation) -> Relation:
         offset = node.attrs.get("offset") or 0
         if offset < 0:
-            raise self.fail(node, "a slice from the end (tail, negative offset) is not read by prism_lineage")
+            # tail(n) / a slice from the end: rows chosen by position as head's are (a limit).
+            return self._limit(input_, 0, node.attrs.get("len"), self.origin(node))
         return self._limit(input_, offset, node.attrs.get("len"), self.origin(node))
 
     def _Distinct(self, node: PNode, input_: Relation) -> Relation:
@@ -585,7 +684,9 @@ class Lowerer:
         if name == "explode":
             return self._explode(node, input_, list(function[1]), origin)
         if name == "unnest":
-            return self._unnest(node, input_, list(function[1]), origin)
+            # unnest("s", separator="_") names the fields "s_a" …: the separator is the third item.
+            separator = function[2] if len(function) > 2 else None
+            return self._unnest(node, input_, list(function[1]), origin, separator)
         if name == "row_index":
             index_id = self.ctx.new_id("window", origin)
             call = WindowCall(self.ctx.new_id("window_call", origin), origin, None,
@@ -594,6 +695,9 @@ class Lowerer:
             window = Window(index_id, origin, input_, (call,), (column,))
             return self.project(window, self.refs([column, *input_.fields], origin),
                                 [column.name, *[f.name for f in input_.fields]], origin)
+        if name == "unpivot" and len(function) > 4:
+            return self._unpivot(node, input_, list(function[1]), list(function[2]), str(function[3]),
+                                 str(function[4]), origin)
         if name in ("rename",):
             return self.project(input_, self.refs(input_.fields, origin), [n for n, _ in node.schema], origin)
         # LazyFrame.map_batches and other whole-frame functions: opaque.
@@ -603,6 +707,36 @@ class Lowerer:
         opaque_id = self.ctx.new_id("opaque", origin)
         columns = tuple(self.ctx.field(opaque_id, i, n, t.lower(), origin) for i, (n, t) in enumerate(node.schema))
         return Opaque(opaque_id, origin, f"MapFunction {name}", (input_,), columns, reason)
+
+    def _unpivot(self, node: PNode, input_: Relation, index: list[str], on: list[str], variable: str, value: str,
+                 origin: Origin | None) -> Relation:
+        """``unpivot(on, index=…)`` (``melt``): one block of rows per ``on`` column — ``SELECT index…,
+        'c' AS variable, c AS value`` — stacked as UNION ALL (nulls are kept). ``variable`` holds
+        names (no sources); ``value`` each column's values, cast where Polars casts them to one
+        type."""
+        by_name = {f.name: f for f in input_.fields}
+        missing = [c for c in index + on if c not in by_name]
+        if missing or not on:
+            raise self.fail(node, f"unpivot of columns its input does not have: {', '.join(missing) or '(none)'}")
+        out_type = dict(node.schema).get(value)
+        in_types = dict(node.inputs[0].schema)
+        names = index + [variable, value]
+        relation: Relation | None = None
+        for column in on:
+            read: Expr = self.refs([by_name[column]], origin)[0]
+            if in_types.get(column) != out_type:
+                read = Call(self.ctx.new_id("call", origin), origin, None, "cast", (read,))
+            label = Literal(self.ctx.new_id("literal", origin), origin, None, column)
+            block = self.project(input_, [*self.refs([by_name[c] for c in index], origin), label, read], names,
+                                 origin, "unpivot")
+            if relation is None:
+                relation = block
+                continue
+            set_id = self.ctx.new_id("union", origin)
+            columns = tuple(self.ctx.field(set_id, i, f.name, f.type, origin) for i, f in enumerate(relation.fields))
+            relation = SetOperation(set_id, origin, SetKind.UNION, True, relation, block, columns)
+        assert relation is not None
+        return relation
 
     def _explode(self, node: PNode, input_: Relation, columns: list[str], origin: Origin | None) -> Relation:
         by_name = {f.name: f for f in input_.fields}
@@ -618,7 +752,8 @@ class Lowerer:
         layout = [replaced.get(f.name, f) for f in input_.fields]
         return self.project(generator, self.refs(layout, origin), [f.name for f in layout], origin)
 
-    def _unnest(self, node: PNode, input_: Relation, columns: list[str], origin: Origin | None) -> Relation:
+    def _unnest(self, node: PNode, input_: Relation, columns: list[str], origin: Origin | None,
+                separator: str | None = None) -> Relation:
         by_name = {f.name: f for f in input_.fields}
         dtypes = node.inputs[0].dtypes
         exprs: list[Expr] = []
@@ -635,7 +770,7 @@ class Lowerer:
             for inner in fields:
                 base = self.refs([by_name[f.name]], origin)[0]
                 exprs.append(NestedAccess(self.ctx.new_id("access", origin), origin, None, base, (f".{inner.name}",)))
-                names.append(inner.name)
+                names.append(inner.name if separator is None else f"{f.name}{separator}{inner.name}")
         return self.project(input_, exprs, names, origin)
 
     # --- several inputs -----------------------------------------------------------------------
@@ -673,6 +808,8 @@ class Lowerer:
         pairs = [(left_lowerer.lower(l), right_lowerer.lower(r)) for l, r in zip(left_on, right_on)]
         key_names = [(l.attrs.get("name"), r.attrs.get("name")) for l, r in zip(left_on, right_on)
                      if l.kind == "Column" and r.kind == "Column"]
+        on_names = list(key_names)
+        by_right: list[str] = []
         if asof:
             by_left = list(how_raw[4] or []) if len(how_raw) > 4 else []
             by_right = list(how_raw[5] or []) if len(how_raw) > 5 else []
@@ -708,6 +845,10 @@ class Lowerer:
         coalesced = coalesce and kind is not JoinKind.CROSS
         left_keys = {l for l, _ in key_names} if coalesced else set()
         right_keys = {r for _, r in key_names} if coalesced else set()
+        if asof:
+            # join_asof drops the right 'by' keys always, the right 'on' key only when coalescing
+            # one of the left's name (a right key of another name stays, where the right puts it).
+            right_keys = set(by_right) | {r for l, r in on_names if coalesce and l == r}
         partner = {l: r for l, r in key_names}
         rf_by_name = {f.name: f for f in rf_fields}
         if coalesced and kind is JoinKind.RIGHT:
@@ -735,7 +876,15 @@ class Lowerer:
         return self.project(join, exprs, names, origin, "join_output")
 
     def _HConcat(self, node: PNode, *inputs: Relation) -> Relation:
-        raise self.fail(node, "horizontal concat (rows paired by position) is not read by prism_lineage")
+        """``concat(how="horizontal")``: the frames side by side, rows paired by position (the
+        shorter padded with nulls) — no row of one decides which rows of another are there, so a
+        join with no condition (DuckDB's ``POSITIONAL JOIN`` reads the same), then the columns."""
+        origin = self.origin(node)
+        relation = inputs[0]
+        for other in inputs[1:]:
+            relation = Join(self.ctx.new_id("join", origin), origin, JoinKind.CROSS, relation, other, None)
+        return self.project(relation, self.refs(relation.fields, origin), [f.name for f in relation.fields], origin,
+                            "join_output")
 
 
 def _reduces(e: PExpr) -> bool:
@@ -759,7 +908,7 @@ def _has_agg(e: PExpr) -> bool:
 
 def lower_plan(root: PNode, catalog: Catalog | None, name: str) -> Statement:
     ctx = Context(root, catalog, name)
-    relation = Lowerer(ctx).lower(root)
+    relation = read_picked_parts(Lowerer(ctx).lower(root))
     from ...ir import walk_relations
     from ...ir.expressions import iter_tree
     from ...ir.walk import expressions_of

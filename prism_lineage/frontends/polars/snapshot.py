@@ -77,6 +77,7 @@ _EXPR_CHILDREN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "Function": ((), ("input",)),
     "Slice": (("input", "offset", "length"), ()),
     "Window": (("function", "order_by"), ("partition_by",)),
+    "Explode": (("expr",), ()),
 }
 # Expression attributes of each node kind (a list of ``PyExprIR`` or one).
 _NODE_EXPRS = ("expr", "exprs", "aggs", "keys", "left_on", "right_on", "by_column", "predicate")

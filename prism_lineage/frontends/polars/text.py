@@ -172,8 +172,11 @@ class PlanText:
             self._write(".slice(")
             self._args([expr.child("offset"), expr.child("length")])
             self._write(")")
+        elif kind == "Explode":
+            self._expr(expr.child("expr"))
+            self._write(".explode()")
         elif kind == "AnonymousFunction":
-            self._write("<python function>")
+            self._write("<function not shown>")
         else:  # pragma: no cover - the reader refuses other kinds
             self._write(kind)
 

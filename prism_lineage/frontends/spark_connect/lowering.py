@@ -35,6 +35,9 @@ from ...ir import (
     Field,
     FieldRef,
     Filter,
+    GeneratedColumn,
+    GeneratedRole,
+    Generator,
     IdAllocator,
     Join,
     JoinKind,
@@ -61,6 +64,8 @@ from ...ir import (
 from ...ir.expressions import iter_tree, selected_by
 from ...ir.ingress import IngressOrigin
 from ...ir.walk import expressions_of
+from ..picked import read_picked_parts
+from ..sql.nested import type_info
 from .errors import InvalidSparkPlanError
 
 PROTOCOL = "spark_connect"
@@ -123,6 +128,9 @@ class Col:
 class Lowered:
     relation: Relation
     cols: list[Col]
+    # Columns not in the output that its parent may still name by DataFrame or qualifier: a USING
+    # join's key of each side (``t.join(u, "k").select(u["k"])`` is u's key, as in Spark SQL).
+    hidden: list[Col] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -207,6 +215,13 @@ def split_identifier(text: str) -> list[str]:
     return parts
 
 
+@dataclass(slots=True)
+class _Ids:
+    """What ``substrait.joins.place_join_predicates`` asks of a lowerer: its context (ids, origin)."""
+
+    ctx: "Context"
+
+
 class _Windows:
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -247,8 +262,9 @@ class ExprLowerer:
     """Lowers the expressions of one relation against its input's columns."""
 
     def __init__(self, ctx: Context, path: str, kind: str, plan_id: int | None, cols: Sequence[Col],
-                 windows: _Windows | None = None, measures: _Measures | None = None):
+                 windows: _Windows | None = None, measures: _Measures | None = None, hidden: Sequence[Col] = ()):
         self.ctx = ctx
+        self.hidden = list(hidden)
         self.path = path
         self.kind = kind
         self.plan_id = plan_id
@@ -267,8 +283,21 @@ class ExprLowerer:
     # --- names ---------------------------------------------------------------------------------
 
     def resolve(self, identifier: str, plan_id: int | None) -> tuple[Col, list[str]]:
+        try:
+            return self._resolve_in(self.cols, identifier, plan_id)
+        except InvalidSparkPlanError:
+            # Not among the output: a hidden column (a USING join's key of one side), named by its
+            # DataFrame or its qualifier only.
+            if not self.hidden or (plan_id is None and len(split_identifier(identifier)) < 2):
+                raise
+            try:
+                return self._resolve_in(self.hidden, identifier, plan_id)
+            except InvalidSparkPlanError:
+                pass
+            raise
+
+    def _resolve_in(self, cols: Sequence[Col], identifier: str, plan_id: int | None) -> tuple[Col, list[str]]:
         parts = split_identifier(identifier)
-        cols = self.cols
         if plan_id is not None:
             cols = [c for c in cols if plan_id in c.plan_ids]
             if not cols:
@@ -302,8 +331,29 @@ class ExprLowerer:
         for e in exprs:
             kind = e.WhichOneof("expr_type")
             if kind == "unresolved_star":
+                origin = _origin_of(e, self.ctx.origin)
+                target = e.unresolved_star.unparsed_target if e.unresolved_star.HasField("unparsed_target") else ""
+                fields = self._struct_star(target.removesuffix(".*"), origin) if target else None
+                if fields is not None:
+                    out.extend(fields)
+                    continue
                 for col in self._star(e.unresolved_star):
-                    out.append((self.ref(col.field, _origin_of(e, self.ctx.origin)), col.name, col))
+                    out.append((self.ref(col.field, origin), col.name, col))
+                continue
+            if kind == "expression_string" and e.expression_string.expression.strip().endswith("*"):
+                # selectExpr("*", …) / selectExpr("t.*"): every column (of that qualifier), as a star.
+                target = e.expression_string.expression.strip()[:-1].strip().removesuffix(".").strip()
+                origin = _origin_of(e, self.ctx.origin)
+                fields = self._struct_star(target, origin) if target else None
+                if fields is not None:
+                    out.extend(fields)
+                    continue
+                cols = self.cols
+                if target:
+                    cols = [c for c in cols if target.lower() in c.qualifiers]
+                    if not cols:
+                        raise self.fail(f"{target}.* names no table, alias or struct column of its input")
+                out.extend((self.ref(c.field, origin), c.name, c) for c in cols)
                 continue
             lowered, name = self.lower_named(e)
             col = self._col_of(e)
@@ -320,6 +370,25 @@ class ExprLowerer:
             if not cols:
                 raise self.fail(f"{star.unparsed_target} names no table or alias of its input")
         return cols
+
+    def _struct_star(self, target: str, origin: Origin | None) -> list[tuple[Expr, str, Col | None]] | None:
+        """``st.*`` of a struct column whose type is declared: one column per field (nested access);
+        ``None`` when ``target`` is a qualifier of the input, or names no such column."""
+        if not target or any(target.lower() in c.qualifiers for c in self.cols):
+            return None
+        try:
+            col, steps = self.resolve(target, None)
+        except InvalidSparkPlanError:
+            return None
+        info = type_info(col.field.type, "spark")
+        for step in steps:
+            info = info.field(step)[1] if info.field(step) is not None else type_info(None)
+        fields = info.fields()
+        if not fields:
+            raise self.fail(f"{target}.*: the fields of {target} are not known (declare its struct type)")
+        prefix = tuple(f".{s}" for s in steps)
+        return [(NestedAccess(self.ctx.new_id("access", self.path), origin, None, self.ref(col.field, origin),
+                              prefix + (f".{name}",)), name, None) for name, _ in fields]
 
     def _col_of(self, e: Message) -> Col | None:
         if e.WhichOneof("expr_type") == "unresolved_attribute":
@@ -426,6 +495,8 @@ class ExprLowerer:
             if key.WhichOneof("expr_type") == "literal":
                 value = _literal_text(key.literal)
                 step = f".{value}" if isinstance(value, str) else f"[{value}]"
+                if isinstance(value, str) and type_info(base.type, "spark").kind == "map":
+                    step = f"['{value}']"  # a map's value by key, not a struct field
                 return NestedAccess(self.ctx.new_id("access", self.path), origin, None, base, (step,))
             return NestedAccess(self.ctx.new_id("access", self.path), origin, None, base, ("[]",),
                                 dynamic=(self.lower(key),))
@@ -474,9 +545,14 @@ class ExprLowerer:
         function = _AGGREGATE_NAMES.get(name, name)
         # ``max_by(x, y)``: y orders the values and picks the kept x (specs/aggregate.md rule 4).
         lowered, order_by, limit = selected_by(function, lowered) or (lowered, (), None)
+        filter_ = None
+        if function == "count_if" and len(lowered) == 1:
+            # COUNT(*) FILTER (WHERE c): the condition is a filter, not a value (specs/aggregate.md
+            # rule 9; field trial 45).
+            function, star, filter_, lowered = "count", True, lowered[0], ()
         call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None, function, lowered,
                              distinct=distinct or name in ("count_distinct", "sum_distinct"), star=star,
-                             order_by=order_by, limit=limit)
+                             filter=filter_, order_by=order_by, limit=limit)
         self.saw_aggregate = True
         if self.measures is not None:
             return FieldRef(self.ctx.new_id("ref", self.path), origin, None, self.measures.add(call))
@@ -549,9 +625,12 @@ class ExprLowerer:
             finally:
                 self.measures, self.windows = saved
             args, order_by, limit = selected_by(node.key, args) or (args, (), None)
-            call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None, node.key, args,
-                                 distinct=isinstance(node.this, exp.Distinct), star=star, order_by=order_by,
-                                 limit=limit)
+            function, filter_ = node.key, None
+            if isinstance(node, exp.CountIf) and len(args) == 1:  # COUNT(*) FILTER (WHERE c), as above
+                function, star, filter_, args = "count", True, args[0], ()
+            call = AggregateCall(self.ctx.new_id("aggregate", self.path), origin, None, function, args,
+                                 distinct=isinstance(node.this, exp.Distinct), star=star, filter=filter_,
+                                 order_by=order_by, limit=limit)
             self.saw_aggregate = True
             if self.measures is not None:
                 return FieldRef(self.ctx.new_id("ref", self.path), origin, None, self.measures.add(call))
@@ -559,6 +638,90 @@ class ExprLowerer:
         name = node.key if not isinstance(node, exp.Anonymous) else str(node.this).lower()
         return Call(self.ctx.new_id("call", self.path), origin, None, name,
                     tuple(self._sqlglot(c, origin) for c in children), known=not isinstance(node, exp.Anonymous))
+
+
+_GENERATORS = frozenset({"explode", "explode_outer", "posexplode", "posexplode_outer", "inline", "inline_outer"})
+
+
+def _sql_generator(text: str) -> tuple[str, Any, list[str]]:
+    """(function, its argument's sqlglot node, the aliases written) of a generator written as Spark
+    SQL text (``explode(l) AS e``, ``posexplode(l) AS (p, v)``); ``("", None, [])`` otherwise."""
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        node = sqlglot.parse_one(f"SELECT {text}", read="spark").expressions[0]
+    except sqlglot.errors.ParseError:
+        return "", None, []
+    aliases: list[str] = []
+    if isinstance(node, exp.Aliases):
+        aliases, node = [a.name for a in node.expressions], node.this
+    elif isinstance(node, exp.Alias):
+        aliases, node = [node.alias], node.this
+    if isinstance(node, exp.Anonymous):
+        name = str(node.this).lower()
+        args = list(node.expressions)
+    else:
+        name = {"ExplodeOuter": "explode_outer", "PosexplodeOuter": "posexplode_outer"}.get(
+            type(node).__name__.lstrip("_"), type(node).__name__.lower())
+        args = [node.this] if node.this is not None else []
+    if name not in _GENERATORS or len(args) != 1:
+        return "", None, []
+    return name, args[0], aliases
+
+
+def _generator_at(expressions: list[Message], lowerer: "ExprLowerer") -> int | None:
+    """The position of the one generator of a select list (Spark allows one), or ``None``."""
+    found = []
+    for i, e in enumerate(expressions):
+        if e.WhichOneof("expr_type") == "alias":
+            e = e.alias.expr
+        kind = e.WhichOneof("expr_type")
+        if kind in ("unresolved_function", "call_function") and getattr(e, kind).function_name.lower() in _GENERATORS:
+            found.append(i)
+        elif kind == "expression_string" and _sql_generator(e.expression_string.expression)[0]:
+            found.append(i)
+    if len(found) > 1:
+        raise lowerer.fail("a select with more than one generator (explode, posexplode, inline …): Spark refuses it")
+    return found[0] if found else None
+
+
+def _constructed_structs(arg: Message) -> list[list[Message]] | None:
+    """The structs' values of ``array(struct(…), …)`` written in the plan, each struct as wide
+    as the first; ``None`` for any other argument."""
+    def call(e: Message, name: str) -> Message | None:
+        kind = e.WhichOneof("expr_type")
+        if kind in ("unresolved_function", "call_function") and getattr(e, kind).function_name.lower() == name:
+            return getattr(e, kind)
+        return None
+
+    array = call(arg, "array")
+    if array is None or not array.arguments:
+        return None
+    structs = [call(a, "struct") for a in array.arguments]
+    if any(s is None or not s.arguments for s in structs):
+        return None
+    values = [list(s.arguments) for s in structs]
+    return values if all(len(v) == len(values[0]) for v in values) else None
+
+
+_NUMERIC = ("int", "integer", "bigint", "long", "smallint", "short", "tinyint", "byte", "float", "double", "real",
+            "decimal", "numeric")
+
+
+def _takes(type_: str | None, literal_kind: str | None) -> bool:
+    """Does a column of ``type_`` take a ``df.na`` value of this literal kind (Spark: strings fill
+    string columns, numbers numeric ones, booleans boolean ones)?  Unknown types do."""
+    if not type_ or literal_kind is None:
+        return True
+    base = type_.strip().lower().split("(")[0].split("<")[0]
+    if literal_kind == "string":
+        return base in ("string", "varchar", "char", "text")
+    if literal_kind == "boolean":
+        return base in ("boolean", "bool")
+    if literal_kind in ("integer", "long", "short", "byte", "float", "double", "decimal"):
+        return base in _NUMERIC
+    return True
 
 
 def _is_star_or_one(e: Message) -> bool:
@@ -613,10 +776,13 @@ class Lowerer:
     def input(self, node: Message, path: str, name: str = "input") -> Lowered:
         if not node.HasField(name):
             raise self.fail(path, node.DESCRIPTOR.name, f"the {node.DESCRIPTOR.name} has no {name} relation")
-        return self.lower(getattr(node, name), f"{path}.{name}")
+        lowered = self.lower(getattr(node, name), f"{path}.{name}")
+        self._hidden = lowered.hidden  # for the parent's expressions only (exprs)
+        return lowered
 
     def exprs(self, path: str, node: Message, plan_id: int | None, cols: Sequence[Col], **kw) -> ExprLowerer:
         self.ctx.enter(path, node.DESCRIPTOR.name, plan_id)
+        kw.setdefault("hidden", getattr(self, "_hidden", ()))
         return ExprLowerer(self.ctx, path, node.DESCRIPTOR.name, plan_id, cols, **kw)
 
     def refs(self, cols: Sequence[Col]) -> list[Expr]:
@@ -725,20 +891,106 @@ class Lowerer:
         input_ = self.input(node, path) if node.HasField("input") else self.values([])
         windows = _Windows(self.ctx)
         lowerer = self.exprs(path, node, plan_id, input_.cols, windows=windows)
+        expressions = list(node.expressions)
+        at = _generator_at(expressions, lowerer)
         try:
-            items = lowerer.lower_list(node.expressions)
+            if at is None:
+                items = lowerer.lower_list(expressions)
+            else:
+                items = lowerer.lower_list(expressions[:at])
+                generated = self.generator(expressions[at], lowerer, input_)
+                items += generated + lowerer.lower_list(expressions[at + 1:])
         except InvalidSparkPlanError as error:
             if "outside an aggregation" not in error.problem:
                 raise
             # A select of aggregates only: one row, an aggregate with no keys.
-            return self.aggregate(node, path, plan_id, input_, [], list(node.expressions), None)
+            return self.aggregate(node, path, plan_id, input_, [], expressions, None)
         base = windows.build(input_.relation)
+        if at is not None:
+            base = replace(self._generator, input=base)
         return self.projected(input_, items, base=base)
+
+    def generator(self, e: Message, lowerer: "ExprLowerer", input_: Lowered,
+                  aliases: Sequence[str] = ()) -> list[tuple[Expr, str, Col | None]]:
+        """A generator in a select (``F.explode``, ``posexplode``, ``inline`` and their ``_outer``
+        forms): a ``Generator`` below the projection (kept in ``self._generator``; its input is
+        set by the caller), whose columns are named as Spark names them, or by the aliases given
+        (field trial 44: it was one column of a plain call)."""
+        aliases = list(aliases)
+        origin = _origin_of(e, self.ctx.origin)
+        if e.WhichOneof("expr_type") == "alias":
+            aliases = list(e.alias.name)
+            e = e.alias.expr
+        if e.WhichOneof("expr_type") == "expression_string":
+            # selectExpr("explode(l) AS e") / F.expr("posexplode(l)"): the same, from Spark SQL text.
+            name, node, written = _sql_generator(e.expression_string.expression)
+            aliases = aliases or written
+            arguments = [node]
+            lower_arg = lambda a: lowerer._sqlglot(a, origin)  # noqa: E731
+            name_arg = lambda a: a.sql(dialect="spark")  # noqa: E731
+        else:
+            call = getattr(e, e.WhichOneof("expr_type"))
+            name = call.function_name.lower()
+            arguments = list(call.arguments)
+            lower_arg, name_arg = lowerer.lower, lowerer.name_of
+        function, outer = name.removesuffix("_outer"), name.endswith("_outer")
+        if len(arguments) != 1:
+            raise lowerer.fail(f"{name} takes one argument, the plan gives {len(arguments)}")
+        arg = arguments[0]
+        outputs: list[tuple[str, GeneratedColumn, str | None]] = []
+        args: list[Expr]
+        structs = _constructed_structs(arg) if function == "inline" and isinstance(arg, Message) else None
+        if structs is not None:
+            # inline(array(struct(a AS p, x AS q), …)): column i is field i of every struct.
+            width = len(structs[0])
+            args = [lowerer.lower(value) for struct in structs for value in struct]
+            names = [lowerer.name_of(value) for value in structs[0]]
+            outputs = [(names[i], GeneratedColumn(GeneratedRole.VALUE, tuple(range(i, len(args), width))), None)
+                       for i in range(width)]
+        else:
+            lowered = lower_arg(arg)
+            args = [lowered]
+            shape = type_info(lowered.type, "spark")
+            if function == "posexplode":
+                outputs.append(("pos", GeneratedColumn(GeneratedRole.INDEX), "int"))
+            if function == "inline":
+                fields = shape.element().fields()
+                if not fields:
+                    raise lowerer.fail(f"{name} of {name_arg(arg)}: the fields of its structs are not known "
+                                       "(declare the column's type), so neither are the columns it makes")
+                outputs += [(n, GeneratedColumn(GeneratedRole.ELEMENT, 0, f"[].{n}"), info.sql() if info.known else None)
+                            for n, info in fields]
+            elif shape.kind == "map":
+                outputs += [("key", GeneratedColumn(GeneratedRole.KEY), shape.key().sql() if shape.known else None),
+                            ("value", GeneratedColumn(GeneratedRole.VALUE, 0, "[]"),
+                             shape.value().sql() if shape.known else None)]
+            else:
+                element = shape.element()
+                outputs.append(("col", GeneratedColumn(GeneratedRole.ELEMENT, 0, "[]"),
+                                element.sql() if element.known else None))
+        if aliases and len(aliases) != len(outputs):
+            raise lowerer.fail(f"{name} makes {len(outputs)} columns, the alias names {len(aliases)}")
+        names = aliases or [n for n, _, _ in outputs]
+        generator_id = self.ctx.new_id("generator")
+        columns = tuple(self.ctx.field(generator_id, i, n, t, origin) for i, (n, (_, _, t)) in
+                        enumerate(zip(names, outputs)))
+        self._generator = Generator(generator_id, origin, input_.relation, function, tuple(args), columns,
+                                    tuple(o for _, o, _ in outputs), outer)
+        return [(FieldRef(self.ctx.new_id("ref"), origin, c.type, c.id), c.name, None) for c in columns]
 
     def _filter(self, node: Message, path: str, plan_id: int | None) -> Lowered:
         input_ = self.input(node, path)
         windows = _Windows(self.ctx)
         predicate = self.exprs(path, node, plan_id, input_.cols, windows=windows).lower(node.condition)
+        if not windows.calls and isinstance(input_.relation, Join):
+            # crossJoin(…).filter(…): SQL's FROM a, b WHERE … — a conjunct relating the crossed
+            # inputs is the join's condition (join lineage), as the SQL and Substrait frontends read it.
+            from ..substrait.joins import place_join_predicates
+
+            joined, rest = place_join_predicates(_Ids(self.ctx), input_.relation, predicate, path)
+            if rest is None:
+                return Lowered(joined, input_.cols)
+            input_, predicate = Lowered(joined, input_.cols), rest
         base = windows.build(input_.relation)
         relation: Relation = Filter(self.ctx.new_id("filter"), self.ctx.origin, base, predicate,
                                     "where" if base is input_.relation else "qualify")
@@ -786,17 +1038,27 @@ class Lowerer:
         lowerer = self.exprs(path, node, plan_id, input_.cols, windows=windows)
         items: list[tuple[Expr, str, Col | None]] = [(r, c.name, c) for r, c in zip(self.refs(input_.cols),
                                                                                       input_.cols)]
+        generated = None
         for alias in node.aliases:
             if len(alias.name) != 1:
                 raise lowerer.fail("withColumns with a multi-column alias is not read")
             name = alias.name[0]
-            expr = lowerer.lower(alias.expr)
+            if _generator_at([alias.expr], lowerer) is not None:
+                if generated is not None:
+                    raise lowerer.fail("withColumns with more than one generator (explode …): Spark refuses it")
+                generated = self.generator(alias.expr, lowerer, input_, [name])
+                expr = generated[0][0]
+            else:
+                expr = lowerer.lower(alias.expr)
             position = next((i for i, (_, n, _) in enumerate(items) if n.lower() == name.lower()), None)
             if position is None:
                 items.append((expr, name, None))
             else:
                 items[position] = (expr, name, None)
-        return self.projected(input_, items, base=windows.build(input_.relation))
+        base = windows.build(input_.relation)
+        if generated is not None:
+            base = replace(self._generator, input=base)
+        return self.projected(input_, items, base=base)
 
     def _with_columns_renamed(self, node: Message, path: str, plan_id: int | None) -> Lowered:
         input_ = self.input(node, path)
@@ -818,6 +1080,106 @@ class Lowerer:
         kept = [c for c in input_.cols if c.field.id not in dropped]
         return self.projected(input_, [(r, c.name, c) for r, c in zip(self.refs(kept), kept)])
 
+    def _unpivot(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``unpivot(ids, values, var, val)`` / ``melt``: one block of rows per value column —
+        ``SELECT ids…, 'v' AS var, v AS val`` — stacked (UNION ALL); without values, every column
+        that is not an id. ``var`` holds names (no sources), ``val`` each value column's values."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "Unpivot", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        ids = lowerer.lower_list(node.ids)
+        if node.HasField("values"):
+            values = lowerer.lower_list(node.values.values)
+        else:
+            taken = {c.field.id for _, _, c in ids if c is not None}
+            values = [(r, c.name, c) for r, c in zip(self.refs(input_.cols), input_.cols) if c.field.id not in taken]
+        if not values:
+            raise lowerer.fail("unpivot has no value column")
+        names = [n for _, n, _ in ids] + [node.variable_column_name, node.value_column_name]
+        blocks: list[Relation] = []
+        for expr, name, _ in values:
+            again = [lowerer.lower_list([e])[0][0] for e in node.ids] if blocks else [e for e, _, _ in ids]
+            variable = Literal(self.ctx.new_id("literal"), self.ctx.origin, None, name)
+            blocks.append(self.project(input_.relation, again + [variable, expr], names, "unpivot"))
+        relation = blocks[0]
+        for other in blocks[1:]:
+            set_id = self.ctx.new_id("union")
+            columns = tuple(self.ctx.field(set_id, i, f.name, f.type) for i, f in enumerate(relation.fields))
+            relation = SetOperation(set_id, self.ctx.origin, SetKind.UNION, True, relation, other, columns)
+        return Lowered(relation, [Col(f, f.name) for f in relation.fields])
+
+    # --- df.na: fill, drop, replace ---------------------------------------------------------------
+
+    def _na_targets(self, node: Message, lowerer: "ExprLowerer", input_: Lowered, value: Message | None) -> list[Col]:
+        """The columns a ``df.na`` operation touches: those named, else every column whose type
+        takes ``value`` (a string fills string columns, a number numeric ones — Spark's rule;
+        a column of unknown type is counted in)."""
+        if node.cols:
+            return [lowerer.resolve(name, None)[0] for name in node.cols]
+        return [c for c in input_.cols if value is None or _takes(c.field.type, value.WhichOneof("literal_type"))]
+
+    def _fill_na(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``fillna(v[, subset])`` / ``fillna({c: v})``: each filled column is ``coalesce(c, v)``."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "NAFill", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        values = list(node.values)
+        if not values:
+            raise lowerer.fail("fillna gives no value")
+        targets = self._na_targets(node, lowerer, input_, values[0] if len(values) == 1 else None)
+        if len(values) == 1:
+            values = values * len(targets)
+        elif len(values) != len(targets):
+            raise lowerer.fail(f"fillna names {len(targets)} columns and {len(values)} values")
+        filled = {c.field.id: v for c, v in zip(targets, values)}
+        items: list[tuple[Expr, str, Col | None]] = []
+        for ref, c in zip(self.refs(input_.cols), input_.cols):
+            value = filled.get(c.field.id)
+            if value is None:
+                items.append((ref, c.name, c))
+                continue
+            text = _literal_text(value)
+            literal = Literal(self.ctx.new_id("literal"), self.ctx.origin, None, None if text is None else str(text))
+            items.append((Call(self.ctx.new_id("call"), self.ctx.origin, None, "coalesce", (ref, literal)), c.name,
+                          replace(c, field=c.field)))
+        return self.projected(input_, items)
+
+    def _drop_na(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``dropna(how, thresh, subset)``: a filter on the named (else every) column's nulls:
+        control from each of them."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "NADrop", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        targets = self._na_targets(node, lowerer, input_, None)
+        refs = [FieldRef(self.ctx.new_id("ref"), self.ctx.origin, c.field.type, c.field.id) for c in targets]
+        least = node.min_non_nulls if node.HasField("min_non_nulls") else len(refs)
+        count = Literal(self.ctx.new_id("literal"), self.ctx.origin, None, str(least))
+        predicate = Call(self.ctx.new_id("call"), self.ctx.origin, None, "non_nulls_at_least", (count, *refs))
+        return Lowered(Filter(self.ctx.new_id("filter"), self.ctx.origin, input_.relation, predicate), input_.cols)
+
+    def _replace(self, node: Message, path: str, plan_id: int | None) -> Lowered:
+        """``replace(old, new[, subset])``: each touched column is ``CASE c WHEN old THEN new … ELSE c``
+        — its own value (or a literal): value lineage from it alone."""
+        input_ = self.input(node, path)
+        self.ctx.enter(path, "NAReplace", plan_id)
+        lowerer = self.exprs(path, node, plan_id, input_.cols)
+        first = node.replacements[0].old_value if node.replacements else None
+        touched = {c.field.id for c in self._na_targets(node, lowerer, input_, first)}
+        items: list[tuple[Expr, str, Col | None]] = []
+        for ref, c in zip(self.refs(input_.cols), input_.cols):
+            if c.field.id not in touched:
+                items.append((ref, c.name, c))
+                continue
+            args: list[Expr] = [ref]
+            for replacement in node.replacements:
+                for value in (replacement.old_value, replacement.new_value):
+                    text = _literal_text(value)
+                    args.append(Literal(self.ctx.new_id("literal"), self.ctx.origin, None,
+                                        None if text is None else str(text)))
+            items.append((Call(self.ctx.new_id("call"), self.ctx.origin, None, "replace_values", tuple(args)), c.name,
+                          None))
+        return self.projected(input_, items)
+
     def _to_df(self, node: Message, path: str, plan_id: int | None) -> Lowered:
         input_ = self.input(node, path)
         self.ctx.enter(path, "ToDF", plan_id)
@@ -831,12 +1193,32 @@ class Lowerer:
         input_ = self.input(node, path)
         group_type = node.DESCRIPTOR.fields_by_name["group_type"].enum_type.values_by_number[node.group_type].name
         if group_type == "GROUP_TYPE_PIVOT":
-            raise self.fail(path, "Aggregate", "pivot() is not read by prism_lineage", plan_id)
+            return self._pivot(node, path, plan_id, input_)
         return self.aggregate(node, path, plan_id, input_, list(node.grouping_expressions),
                               list(node.aggregate_expressions), group_type)
 
+    def _pivot(self, node: Message, path: str, plan_id: int | None, input_: Lowered) -> Lowered:
+        """``groupBy(keys).pivot(col, [v1, …]).agg(f1, …)``: per value and aggregate, the aggregate
+        over the group's rows whose pivot column equals the value — ``f FILTER (WHERE col = v)``:
+        control from the pivot column. Columns: the keys, then per value its aggregates, named
+        ``v`` (one aggregate) or ``v_alias`` (several: each must be aliased, as Spark's own names
+        for unnamed ones come from their SQL text)."""
+        values = list(node.pivot.values)
+        if not values:
+            raise self.fail(path, "Aggregate", "pivot() without values: its columns are the pivot column's distinct "
+                                               "values, which only the data knows (list them: pivot(col, [values]))",
+                            plan_id)
+        measures = list(node.aggregate_expressions)
+        if len(measures) > 1 and any(m.WhichOneof("expr_type") != "alias" for m in measures):
+            raise self.fail(path, "Aggregate", "pivot() with several aggregates that are not all aliased: Spark "
+                                               "names their columns from the aggregates' SQL text (alias them)", plan_id)
+        lowered = self.aggregate(node, path, plan_id, input_, list(node.grouping_expressions),
+                                 [m for _ in values for m in measures], None,
+                                 pivot=(node.pivot.col, values, len(measures)))
+        return lowered
+
     def aggregate(self, node: Message, path: str, plan_id: int | None, input_: Lowered, keys: list[Message],
-                  measures: list[Message], group_type: str | None) -> Lowered:
+                  measures: list[Message], group_type: str | None, pivot: tuple | None = None) -> Lowered:
         key_lowerer = self.exprs(path, node, plan_id, input_.cols)
         lowered_keys = []
         for k in keys:
@@ -852,8 +1234,23 @@ class Lowerer:
                     for f, (_, name, col) in zip(key_fields, lowered_keys)]
         key_by_input = {col.field.id: kf for (_, _, col), kf in zip(lowered_keys, key_fields) if col is not None}
         outputs: list[tuple[Expr, str]] = []
-        for m in measures:
+        for position, m in enumerate(measures):
+            first = len(collector.calls)
             expr, name = lowerer.lower_named(m)
+            if pivot is not None:
+                column, values, width = pivot
+                value = values[position // width]
+                # This value's aggregates: FILTER (WHERE pivot column = value).
+                test = Call(self.ctx.new_id("call"), self.ctx.origin, None, "eq",
+                            (key_lowerer.lower(column), Literal(self.ctx.new_id("literal"), self.ctx.origin, None,
+                                                                str(_literal_text(value)))))
+                for i in range(first, len(collector.calls)):
+                    call = collector.calls[i]
+                    both = test if call.filter is None else Call(self.ctx.new_id("call"), self.ctx.origin, None,
+                                                                 "and", (call.filter, test))
+                    collector.calls[i] = replace(call, filter=both)
+                label = str(_literal_text(value))
+                name = label if width == 1 else f"{label}_{name}"
             outputs.append((_keys_read(expr, key_by_input, lowerer), name))
         measure_fields = []
         direct = {o.field: n for o, n in outputs if isinstance(o, FieldRef)}
@@ -879,7 +1276,7 @@ class Lowerer:
         right = self.input(node, path, "right")
         join_type = node.DESCRIPTOR.fields_by_name["join_type"].enum_type.values_by_number[node.join_type].name
         kind = _JOINS[join_type]
-        lowerer = self.exprs(path, node, plan_id, left.cols + right.cols)
+        lowerer = self.exprs(path, node, plan_id, left.cols + right.cols, hidden=left.hidden + right.hidden)
         condition: Expr | None = None
         if node.HasField("join_condition"):
             condition = lowerer.lower(node.join_condition)
@@ -904,8 +1301,12 @@ class Lowerer:
         # full join), then the left's other columns, then the right's.
         items: list[tuple[Expr, str, Col | None]] = []
         for l_col, r_col in pairs:
-            merged = replace(l_col, plan_ids=l_col.plan_ids | r_col.plan_ids,
-                             qualifiers=l_col.qualifiers | r_col.qualifiers)
+            # The merged key answers to the side whose value it is (the left's, the right's for a
+            # right join, neither's for a full join: coalesce); each side's own key stays reachable
+            # by its DataFrame or qualifier (``hidden``), as Spark SQL's t.k / u.k.
+            owner = {JoinKind.FULL: None, JoinKind.RIGHT: r_col}.get(kind, l_col)
+            merged = replace(l_col, plan_ids=owner.plan_ids if owner else frozenset(),
+                             qualifiers=owner.qualifiers if owner else frozenset())
             if kind is JoinKind.FULL:
                 expr = Call(self.ctx.new_id("call"), self.ctx.origin, None, "coalesce", tuple(self.refs([l_col, r_col])))
                 items.append((expr, l_col.name, merged))
@@ -917,7 +1318,7 @@ class Lowerer:
             if col.field.id not in used:
                 items.append((self.refs([col])[0], col.name, col))
         lowered = self.projected(Lowered(join, left.cols + right.cols), items, "join_output")
-        # A column taken by its DataFrame (df["k"]) still finds the merged key.
+        lowered.hidden = [c for pair in pairs for c in pair]
         return lowered
 
     def _set_op(self, node: Message, path: str, plan_id: int | None) -> Lowered:
@@ -1091,7 +1492,7 @@ def lower_plan(plan: Message, catalog: Catalog | None, file: str | None, functio
     else:
         raise InvalidSparkPlanError(which or "plan", "Plan", "only a plan's root relation and its write operation "
                                                              "(saveAsTable, insertInto, save) are read")
-    root = lowered.relation
+    root = read_picked_parts(lowered.relation)
     names = [c.name for c in lowered.cols]
     if list(root.names) != names:
         ctx.enter("root", "Plan", None)

@@ -7,13 +7,13 @@ knows every scope, and resolving once is both faster and lets errors name the ca
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 import sqlglot.errors as sqlglot_errors
 
 from ...catalog import Catalog
 from ...errors import ResolutionError
 from ...ir import SourceText, Statement
+from ...ir.quick import quick_replace
 from .context import LoweringContext
 from .dialects import Normalizer, get_dialect, known_dialects
 from .multitable import expand_multitable_inserts
@@ -86,9 +86,9 @@ class ScriptLowering:
                     raise
                 raise statement_parse_error(error, node, ctx) from None
             if statement.root is not None and statement.ordering is None:
-                statement = replace(statement, ordering=ctx.ordering)
+                statement = quick_replace(statement, ordering=ctx.ordering)
             if routine is not None:
-                statement = replace(statement, procedure=routine)
+                statement = quick_replace(statement, procedure=routine)
             yield script.record(statement, node, ctx)
 
     def line(self, index: int) -> int | None:

@@ -57,11 +57,15 @@ class ScanBuilder:
         )
 
 
+_new_tuple = tuple.__new__
+
+
 class LoweringContext:
     """Ids, positions, names and findings of one statement being lowered."""
 
     __slots__ = ("ids", "text", "catalog", "normalizer", "dialect", "uncertain", "statement", "functions",
-                 "through_script", "source", "top_queries", "ordering", "missing", "inlining")
+                 "through_script", "source", "top_queries", "ordering", "missing", "inlining",
+                 "constructed")
 
     def __init__(self, *, statement: int, text: SourceText, catalog: Catalog, normalizer: Normalizer, dialect,
                  functions=None, through_script: bool = False, source: str | None = None):
@@ -90,6 +94,9 @@ class LoweringContext:
         # The calls of functions the script defined whose bodies are being inlined, innermost
         # last (routines.py): names in a body are its parameters, not the query's columns.
         self.inlining: list = []
+        # The fields of structs built in derived tables, by the struct field's id: (names, the
+        # derived table's extra fields holding each one's value) — nested.expose_constructed_fields.
+        self.constructed: dict = {}
 
     def result_query(self, node: exp.Expression | None) -> None:
         """``node`` is the query whose rows the statement returns or writes."""
@@ -111,7 +118,20 @@ class LoweringContext:
         start = meta.get("start")
         if start is None:
             return None
-        return self.text.span(start, meta["end"], self.statement)
+        # ``self.text.span(start, meta["end"], self.statement)``, inlined: asked for every node lowered.
+        text = self.text
+        statement = self.statement
+        return _new_tuple(Origin, (start, meta["end"], text.statement if statement is None else statement, text.file,
+                                   text, None, None, None, None))
+
+    def first_origin(self, part: exp.Expression, fallback: exp.Expression) -> Origin | None:
+        """The first position the parser kept inside ``part`` (a clause, which keeps none of its
+        own), else ``fallback``'s: where an error about that clause points."""
+        for child in part.walk():
+            origin = self.origin(child)
+            if origin is not None:
+                return origin
+        return self.origin(fallback)
 
     def join(self, first: Origin | None, last: Origin | None) -> Origin | None:
         return self.text.join(first, last)

@@ -14,6 +14,7 @@ Without aggregation, ``GROUPS`` is ``ROWS`` plus window calls.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ from ...ir import (
     FrameBound,
     FrameUnit,
     Literal,
+    NestedAccess,
     Origin,
     SortKey,
     Subquery,
@@ -137,10 +139,8 @@ class ExpressionLowerer:
 
     def _call(self, name: str, args: list[Expr], node: exp.Expression, type_: T.DataType = None,
               params: tuple[str, ...] = ()) -> Call:
-        origin = self.ctx.origin(node)
-        for arg in args:
-            if arg.origin is not None:
-                origin = self.ctx.join(origin, arg.origin)
+        # ``ctx.join`` of the node's span with each argument's, in one pass: every call does it.
+        origin = self.ctx.text.join_all(self.ctx.origin(node), [arg.origin for arg in args])
         # sqlglot parses the functions it knows into their own classes; ``Anonymous`` is a
         # function it does not know (a UDF, or a built-in of an engine it does not model).
         known = not isinstance(node, exp.Anonymous)
@@ -272,8 +272,8 @@ class ExpressionLowerer:
             return None
         refs = tuple(self.scope._ref(f, origin, depth) for _, f in items)
         names = tuple(n for n, _ in items)
-        # No struct type: a field read out of the row later (``(SELECT t AS r …).r.a``) is not
-        # followed to its one column, so it stays conservative, with the reason.
+        # No struct type; its fields are named, so a field read out of it is that column, inline
+        # or through a derived table (``(SELECT t AS r …) d`` then ``d.r.a``: specs/nested.md 5a).
         return Call(self.ctx.ids.new("call", origin), origin, None, "struct", refs, True, names)
 
     def _names_a_variable(self, node: exp.Column) -> bool:
@@ -281,8 +281,8 @@ class ExpressionLowerer:
         that name a table of the query declares wins (as in BigQuery); when only tables whose
         columns are not in the schema could hold it, it is the variable, and the answer says so."""
         lookup = getattr(self.ctx.catalog, "variable", None)
-        if lookup is None:
-            return False
+        if lookup is None or not getattr(self.ctx.catalog, "has_variables", True):
+            return False  # (asked of every unqualified column: most scripts declare none)
         name = self.ctx.normalizer.part(node.this)
         variable = lookup(name)
         if variable is None:
@@ -320,6 +320,37 @@ class ExpressionLowerer:
                 return found
         return self.literal(node, mode)
 
+    def comprehension(self, node: exp.Expression, mode: Mode) -> Expr:
+        """DuckDB's list comprehension ``[f(x) FOR x IN list IF p(x)]``: like ``list_transform(
+        list_filter(list, x -> p(x)), x -> f(x))`` — the variable is no column (sqlglot leaves it
+        a Column here, where in a lambda it makes it an Identifier: done the same way here)."""
+        variables = {self.ctx.normalizer.part(v).lower() for v in
+                     ([node.expression] + list(node.args.get("position") and [node.args["position"]] or []))
+                     if isinstance(v, exp.Identifier)}
+
+        def bound(part: exp.Expression | None) -> exp.Expression | None:
+            if part is None:
+                return None
+            copy = part.copy()
+            for column in list(copy.find_all(exp.Column)):
+                if not column.table and self.ctx.normalizer.part(column.this).lower() in variables:
+                    if column is copy:
+                        return column.this.copy()
+                    column.replace(column.this.copy())
+            return copy
+
+        parts = [node.args.get("iterator"), bound(node.this), bound(node.args.get("condition"))]
+        args = [self.lower(p, mode) for p in parts if p is not None]
+        return self._call("list_comprehension", args, node)
+
+    def positional_column(self, node: exp.Expression, mode: Mode) -> Expr:
+        """DuckDB's ``#n``: the n-th column of the FROM clause (positional.py), never a constant."""
+        number = position_of(node)
+        if number is None:
+            raise InvalidStatementError(f"{node.sql(dialect=self.ctx.dialect)}: a column position must be a whole "
+                                        "number", origin=self._near_origin(node))
+        return lower_positional(self, node, number, None, self._near_origin(node), mode)
+
     def _near_origin(self, node: exp.Expression) -> Origin | None:
         """sqlglot keeps no position for ``$x``: the nearest enclosing expression's stands in."""
         origin = self.ctx.origin(node) or self._span(node)
@@ -338,20 +369,54 @@ class ExpressionLowerer:
         """``t.a.b`` / ``a.b.c``: the longest table-qualified reading first, as SQL resolves it."""
         for split in range(len(node.parts) - 1, 0, -1):
             column, steps = nested.column_fields(node, split, self.ctx)
-            if not self._known_column(column):
+            known = self._known_column(column)
+            if not known:
                 continue
+            key = self._grouped_path(column, steps, node, mode)
+            if key is not None:
+                return key
             try:
                 base = self.column(column, mode)
             except ResolutionError:
                 continue
             if nested.type_info(base.type, _dialect_name(self.ctx)).kind == "scalar":
                 continue  # a number or string has no fields: ``x.a`` meant a table ``x``
-            return nested.access(self, base, steps, node, mode, base_node=column)
+            found = nested.access(self, base, steps, node, mode, base_node=column)
+            if known == "open" and isinstance(found, NestedAccess) and not found.exact:
+                # Say why ``x`` was read as a column at all: no table or alias is called that.
+                tables = " or ".join(dict.fromkeys(s.label for s in self._open_sources()))
+                found = replace(found, reason=(
+                    f"{column.sql(dialect=self.ctx.dialect)} names no table or alias in scope, so it is read as a "
+                    f"struct column of {tables}, as {_dialect_label(self.ctx)} does; {found.reason}"))
+            return found
         return None
 
-    def _known_column(self, node: exp.Column) -> bool:
-        """Whether a schema or a derived table knows the column (a name a schema-less table
-        might have is no evidence of a struct: ``x.a`` with no alias ``x`` stays an error)."""
+    def _grouped_path(self, column: exp.Column, steps, node: exp.Column, mode: Mode) -> Expr | None:
+        """After GROUP BY, a struct path that is a grouping key however it is spelt
+        (``GROUP BY project.name … SELECT billing.project.name``): that key, not the field of
+        some value of the group."""
+        aggregate = self.state.aggregate
+        if mode is Mode.ROWS or aggregate is None or not aggregate.complex_keys:
+            return None
+        try:
+            row = nested.access(self, self.column(column, Mode.ROWS), steps, node, Mode.ROWS, base_node=column)
+        except ResolutionError:
+            return None
+        if not isinstance(row, NestedAccess) or row.dynamic or not isinstance(row.base, FieldRef):
+            return None
+        for expr, field in zip(aggregate.keys, aggregate.key_fields):
+            if (isinstance(expr, NestedAccess) and not expr.dynamic and isinstance(expr.base, FieldRef)
+                    and expr.base.field == row.base.field and expr.steps == row.steps and expr.kind == row.kind):
+                return self._ref(field, self.ctx.origin(node) or self._span(node))
+        return None
+
+    def _known_column(self, node: exp.Column) -> bool | str:
+        """Whether a schema or a derived table knows the column, or (``"open"``) whether it may be
+        a column of a table without a schema in a dialect that reads ``x.a`` as the field ``a``
+        of a struct column ``x`` when no FROM item is called ``x`` (BigQuery, DuckDB, Spark,
+        Trino …: ``SELECT project.name FROM billing_export``).  Elsewhere (Postgres needs
+        ``(x).a``) a name a schema-less table might have is no evidence of a struct, and
+        ``x.a`` with no alias ``x`` stays an error."""
         norm = self.ctx.normalizer
         name = norm.part(node.this)
         qualifier = tuple(norm.part(p) for p in node.parts[:-1])
@@ -364,7 +429,17 @@ class ExpressionLowerer:
             elif any(s.find(name) is not None for s in scope.sources):
                 return True
             scope = scope.outer
+        if not qualifier and _dialect_name(self.ctx) in _STRUCT_DOT_DIALECTS and self._open_sources():
+            return "open"
         return False
+
+    def _open_sources(self) -> list:
+        """The FROM items, this query's and enclosing ones', that may have undeclared columns."""
+        found, scope = [], self.scope
+        while scope is not None:
+            found.extend(s for s in scope.sources if s.is_open)
+            scope = scope.outer
+        return found
 
     # --- nested, semi-structured, generators -------------------------------------------------
 
@@ -418,7 +493,7 @@ class ExpressionLowerer:
         elif isinstance(node, exp.Null):
             type_, value = None, None
         else:
-            type_, value = None, node.sql()
+            type_, value = None, sql_text(node)
         return Literal(self.ctx.ids.new("lit", origin), origin, type_, value)
 
     def passthrough(self, node: exp.Expression, mode: Mode) -> Expr:
@@ -485,7 +560,7 @@ class ExpressionLowerer:
     def cast(self, node: exp.Cast, mode: Mode) -> Expr:
         arg = self.lower(node.this, mode)
         to = node.args.get("to")
-        type_ = to.sql(dialect=self.ctx.dialect).upper() if to is not None else None
+        type_ = type_text(to, self.ctx.dialect).upper() if to is not None else None
         name = "try_cast" if isinstance(node, exp.TryCast) or node.args.get("safe") else "cast"
         return self._call(name, [arg], node, type_)
 
@@ -549,6 +624,13 @@ class ExpressionLowerer:
 
     def aggregate_call(self, node: exp.Expression, *, filter_: exp.Expression | None, mode: Mode) -> AggregateCall:
         """The IR call for an aggregate function node, arguments lowered in ``mode``."""
+        split = _if_combinator(node)
+        if split is not None:  # ``COUNT_IF(c)``, ``sumIf(b, c)``: the aggregate FILTER (WHERE c)
+            node, condition = split
+            if filter_ is not None:
+                filter_ = exp.And(this=condition, expression=filter_.this if isinstance(filter_, exp.Where) else filter_)
+            else:
+                filter_ = condition
         name = function_name(node)
         distinct = False
         star = False
@@ -665,6 +747,25 @@ class ExpressionLowerer:
         return self.scalar_subquery(node, mode)
 
 
+def _if_combinator(node: exp.Expression) -> tuple[exp.Expression, exp.Expression] | None:
+    """``COUNT_IF(c)`` (every dialect's COUNTIF / count_if / countIf) and ClickHouse's ``-If``
+    combinator (``sumIf(b, c)``, ``argMaxIf(a, b, c)``: the last argument is the condition) as the
+    base aggregate and its condition: the same meaning as ``COUNT(*) FILTER (WHERE c)``, so the
+    condition is a filter (control), never a value of the aggregate (specs/aggregate.md rule 9)."""
+    if isinstance(node, exp.CountIf) and isinstance(node.this, exp.Expression):
+        base: exp.Expression = exp.Count(this=exp.Star())
+        condition = node.this
+    elif isinstance(node, exp.CombinedAggFunc) and isinstance(node.this, str) and node.this.endswith("If") \
+            and len(node.this) > 2 and len(node.expressions) >= 2:
+        base = exp.Anonymous(this=node.this[:-2], expressions=node.expressions[:-1])
+        condition = node.expressions[-1]
+    else:
+        return None
+    if node._meta:  # the base aggregate stands where the call is written
+        base.meta.update(node._meta)
+    return base, condition
+
+
 # Ordered-set aggregates: in ``f(p) WITHIN GROUP (ORDER BY x)`` the ordered ``x`` is the value
 # aggregated (``p`` is a parameter); for others (``LISTAGG … WITHIN GROUP``) it only orders.
 _ORDERED_SET = frozenset({"percentile_cont", "percentile_disc", "mode", "rank", "dense_rank", "percent_rank",
@@ -693,7 +794,66 @@ def and_all(ctx, exprs: list[Expr]) -> Expr:
 
 
 # Dialects where a FROM item's alias used as a value is its whole row (a STRUCT / composite).
+# The SQL text of a plain type name (``CAST(x AS DATE)``) by dialect and type: ``.sql()`` copies
+# the node and makes a generator for a text that depends on nothing else (asked for every cast).
+_TYPE_TEXTS: dict[tuple, str] = {}
+_DIALECT_STATE = frozenset({"version", "normalization_strategy", "settings"})
+_POSITION_KEYS = frozenset({"line", "col", "start", "end"})
+
+
+def sql_text(node: exp.Expression, dialect=None) -> str:
+    """``node.sql(dialect=dialect)`` without copying the parser's positions: ``.sql()`` copies
+    the node first, and the copy runs ``copy.deepcopy`` over every node's ``meta`` dict — most
+    of the cost of naming an unaliased select item by its text.  The positions (``line``,
+    ``col``, ``start``, ``end``) are set aside for the call and put back after; the generator
+    never reads them (it reads other meta keys, which stay: a node with any other key keeps
+    its whole meta).  tests/test_speed_equivalences.py compares the two on sqlglot's identity
+    fixtures and every TPC-H/TPC-DS select item."""
+    aside = []
+    for child in node.walk():
+        meta = child._meta
+        if meta and _POSITION_KEYS.issuperset(meta):
+            aside.append((child, meta))
+            child._meta = None
+    try:
+        return node.sql(dialect=dialect)
+    finally:
+        for child, meta in aside:
+            child._meta = meta
+
+
+def type_text(to: exp.Expression, dialect) -> str:
+    """``to.sql(dialect=dialect)``, remembered for a plain type: a ``DataType`` whose arguments
+    are the type and flags (no parameters, no comments, no metadata besides its position) in a
+    dialect with no settings — the text is then a function of those alone, all in the key
+    (``nullable=False`` and no ``nullable`` differ: ClickHouse writes ``Nullable(DATE)`` for
+    the latter)."""
+    state = vars(dialect)
+    if (type(to) is not exp.DataType or not isinstance(to.this, exp.DType) or to.comments
+            or state.keys() != _DIALECT_STATE or state["settings"]
+            or any(key != "this" and value is not None and type(value) is not bool for key, value in to.args.items())
+            or (to._meta and not _POSITION_KEYS.issuperset(to._meta))):
+        return sql_text(to, dialect)
+    key = (type(dialect), state["version"], state["normalization_strategy"], tuple(sorted(to.args.items())))
+    text = _TYPE_TEXTS.get(key)
+    if text is None:
+        text = _TYPE_TEXTS[key] = sql_text(to, dialect)
+    return text
+
+
 _WHOLE_ROW_DIALECTS = frozenset({"bigquery", "postgres", "duckdb", "redshift", "materialize", "risingwave"})
+# Dialects that read ``x.a`` as the field ``a`` of a struct column ``x`` when no FROM item is
+# called ``x`` (Postgres and its kin need ``(x).a``; Snowflake reads ``x:a``).
+_STRUCT_DOT_DIALECTS = frozenset({
+    "bigquery", "duckdb", "spark", "spark2", "databricks", "hive", "trino", "presto", "athena", "redshift",
+})
+
+
+def _dialect_label(ctx) -> str:
+    name = _dialect_name(ctx)
+    return {"bigquery": "BigQuery", "duckdb": "DuckDB", "spark": "Spark", "spark2": "Spark",
+            "databricks": "Databricks", "hive": "Hive", "trino": "Trino", "presto": "Presto",
+            "athena": "Athena", "redshift": "Redshift"}.get(name or "", name or "SQL")
 
 
 def _dialect_name(ctx) -> str | None:
@@ -757,6 +917,8 @@ _HANDLERS: dict[type, object] = {
     exp.Identifier: _L.literal,
     exp.Placeholder: _L.literal,
     exp.Parameter: _L.parameter,
+    exp.PositionalColumn: _L.positional_column,
+    exp.Comprehension: _L.comprehension,
     exp.SessionParameter: _L.literal,
     exp.Paren: _L.passthrough,
     exp.Alias: _L.passthrough,
@@ -781,6 +943,9 @@ _HANDLERS: dict[type, object] = {
                                      generators.GeneratedOutput)},
 }
 _BY_BASE: tuple[tuple[type, object], ...] = (
+    # Before Func: sqlglot's subclasses of a generator (Spark's ``explode_outer`` is
+    # ``_ExplodeOuter``) are generators too, not functions of one value.
+    (exp.Explode, _L.generator),
     (exp.Binary, _L.binary),
     (exp.Func, _L.function),
 )

@@ -113,13 +113,30 @@ def is_select_generator(node: exp.Expression, ctx: "LoweringContext") -> bool:
     if isinstance(node, _SELECT_GENERATORS):
         return not (isinstance(node, exp.Explode) and _dialect(ctx) == "snowflake")
     if isinstance(node, exp.Anonymous):
+        if _is_inline_outer(node, ctx):
+            return True
         return node.name.lower() in _NAMED and _dialect(ctx) in ("postgres", "redshift", "duckdb", None)
     return False
 
 
 def _name(node: exp.Expression) -> str:
-    return {exp.ExplodeOuter: "explode_outer", exp.PosexplodeOuter: "posexplode_outer"}.get(
-        type(node), type(node).__name__.lower())
+    # By family, not exact class: sqlglot parses Spark's ``explode_outer`` as ``_ExplodeOuter``,
+    # a subclass of both ``Explode`` and ``ExplodeOuter``.
+    if isinstance(node, exp.PosexplodeOuter):
+        return "posexplode_outer"
+    if isinstance(node, exp.ExplodeOuter):
+        return "explode_outer"
+    return type(node).__name__.lower()
+
+
+# Spark's ``inline_outer`` (sqlglot reads it as an anonymous call): ``inline`` that keeps a row
+# with NULLs for an empty or NULL array.
+_SPARK_DIALECTS = ("spark", "spark2", "databricks", "hive")
+
+
+def _is_inline_outer(node: exp.Expression, ctx: "LoweringContext") -> bool:
+    return (isinstance(node, exp.Anonymous) and node.name.lower() == "inline_outer" and len(node.expressions) == 1
+            and _dialect(ctx) in _SPARK_DIALECTS)
 
 
 def _dialect(ctx: "LoweringContext") -> str | None:
@@ -480,6 +497,9 @@ _NAMED: dict[str, Callable] = {
 
 
 def _named(node: exp.Anonymous, ctx: "LoweringContext", outer: bool) -> Form | None:
+    if _is_inline_outer(node, ctx):
+        form = _inline_form(exp.Inline(this=node.expressions[0]), ctx, True)
+        return Form("inline_outer", form.args, form.outputs, True)
     name = node.name.lower()
     known = _NAMED.get(name)
     if known is not None:
@@ -543,8 +563,22 @@ def from_item(queries, item: exp.Expression, scope, env, alias: str | None, colu
     relation, outputs = build(form, args, column_aliases, None, origin, ctx)
     columns = [(o.name, f) for o, f in zip(outputs, relation.columns)]
     source = Source(name or "", name or form.function, relation.id, columns, aliased=True,
-                    unstarred=frozenset(o.name.lower() for o in outputs if not o.starred))
+                    unstarred=frozenset(o.name.lower() for o in outputs if not o.starred),
+                    fields_of=_undeclared_elements(form, args, outputs, relation, ctx))
     return (lambda: relation), [source]
+
+
+def _undeclared_elements(form: Form, args: list[Expr], outputs: list[Output], relation: Relation,
+                         ctx: "LoweringContext") -> Field | None:
+    """BigQuery: the element column of ``UNNEST(a)`` when the elements' type is not known, so a
+    name the query reads from it may be a field of a struct element (``SELECT duration_ms FROM
+    t, UNNEST(t.jobs)``).  ``None`` elsewhere, and when the type says what the columns are."""
+    if form.function != "unnest" or _dialect(ctx) != "bigquery" or len(args) != 1:
+        return None
+    element = type_info(args[0].type, "bigquery").element()
+    if element.kind not in ("unknown", "struct") or element.fields():
+        return None
+    return next((f for o, f in zip(outputs, relation.columns) if o.column.path == "[]"), None)
 
 
 # --- generators in a select list -------------------------------------------------------------------
@@ -639,7 +673,8 @@ def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> 
     from .expressions import Mode
 
     types = [UNKNOWN] * len(form.args)
-    if isinstance(node, (exp.Inline, exp.Explode, exp.Posexplode)) and len(form.args) == 1:
+    if (isinstance(node, (exp.Inline, exp.Explode, exp.Posexplode)) or form.function == "inline_outer") \
+            and len(form.args) == 1:
         # The columns depend on the argument's type (a struct's fields, a map's key and value).
         try:
             types = [type_info(lowerer.lower(form.args[0], Mode.ROWS).type, _dialect(ctx))]
@@ -648,7 +683,8 @@ def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> 
     if _dialect(ctx) == "duckdb" and (fields := duckdb_struct_fields(node, types[0])) is not None:
         return [(name, _access(form.args[0], path)) for name, path in fields]
     names = [o.name for o in form.outputs(types, aliases)]
-    if len(names) <= 1 and not isinstance(node, (exp.Inline, exp.Stack, exp.QueryTransform)):
+    if len(names) <= 1 and not isinstance(node, (exp.Inline, exp.Stack, exp.QueryTransform)) \
+            and form.function != "inline_outer":
         return None
     return [(name, GeneratedOutput(node, i, aliases)) for i, name in enumerate(names)]
 

@@ -41,7 +41,7 @@ def as_recursive_cte(node: exp.Select, ctx) -> exp.Select:
         raise InvalidStatementError(
             f"{clause} (a hierarchical query) over a FROM clause with joins is not read by prism_lineage: which "
             "rows it outputs depend on its START WITH and CONNECT BY conditions, which would be lost; write it as "
-            "a recursive CTE (WITH RECURSIVE), which is read", origin=_where(connect, node, ctx))
+            "a recursive CTE (WITH RECURSIVE), which is read", origin=ctx.first_origin(connect, node))
     alias = item.alias_or_name
     hierarchy = f"connect_by_{alias}"
     parent = f"prior_{alias}"
@@ -91,14 +91,6 @@ def as_recursive_cte(node: exp.Select, ctx) -> exp.Select:
     if ctx.is_result(node):  # its ORDER BY orders the statement's result, as the original's did
         ctx.top_queries += (outer,)
     return outer
-
-
-def _where(part: exp.Expression, node: exp.Expression, ctx):
-    for child in part.walk():
-        origin = ctx.origin(child)
-        if origin is not None:
-            return origin
-    return ctx.origin(node)
 
 
 def _is_pseudo(node: exp.Expression) -> bool:

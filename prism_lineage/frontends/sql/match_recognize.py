@@ -44,7 +44,7 @@ def as_grouped_query(node: exp.Select, ctx) -> exp.Select:
         raise InvalidStatementError(
             f"MATCH_RECOGNIZE (row pattern recognition) {why} is not read by prism_lineage: which rows and columns "
             "it outputs depend on its PARTITION BY, ORDER BY, PATTERN/DEFINE and MEASURES, which would be lost; the "
-            "statement is refused", origin=_where(match, node, ctx))
+            "statement is refused", origin=ctx.first_origin(match, node))
     source = item.copy()
     alias = match.args.get("alias")
     source_alias = item.alias_or_name
@@ -55,7 +55,7 @@ def as_grouped_query(node: exp.Select, ctx) -> exp.Select:
         items.append(_measure(expression.copy(), source_alias))
     if not items:
         raise InvalidStatementError("MATCH_RECOGNIZE with neither PARTITION BY nor MEASURES outputs no column",
-                                    origin=_where(match, node, ctx))
+                                    origin=ctx.first_origin(match, node))
     inner = exp.Select(expressions=items).from_(source, copy=False)
     decided = [_plain(d.this.copy() if isinstance(d, exp.Alias) else d.copy(), source_alias, aggregates=True)
                for d in match.args.get("define") or []]
@@ -75,14 +75,6 @@ def as_grouped_query(node: exp.Select, ctx) -> exp.Select:
     if ctx.is_result(node):
         ctx.top_queries += (outer,)
     return outer
-
-
-def _where(part: exp.Expression, node: exp.Expression, ctx):
-    for child in part.walk():
-        origin = ctx.origin(child)
-        if origin is not None:
-            return origin
-    return ctx.origin(node)
 
 
 def _plain(expression: exp.Expression, source_alias: str, aggregates: bool = False) -> exp.Expression:

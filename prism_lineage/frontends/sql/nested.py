@@ -27,7 +27,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from ...errors import UnknownColumnError
-from ...ir import AccessKind, Call, Expr, NestedAccess
+from ...ir import AccessKind, Call, Expr, FieldRef, NestedAccess, OuterRef
 
 if TYPE_CHECKING:
     from .expressions import ExpressionLowerer, Mode
@@ -183,6 +183,18 @@ def access(lowerer: "ExpressionLowerer", base: Expr, steps: list[Step], node: ex
     type and exactness."""
     ctx = lowerer.ctx
     dialect = _dialect_name(ctx)
+    if ctx.constructed and isinstance(base, (FieldRef, OuterRef)) and steps and steps[0].name is not None:
+        parts = ctx.constructed.get(base.field)
+        if parts is not None:
+            # A field of a struct built in a derived table: the field's own value, exposed by
+            # that derived table (``expose_constructed_fields``), as if the constructor were here.
+            names, fields = parts
+            position = constructed_field(names, steps[0], semi_structured and dialect == "snowflake")
+            if position is not None:
+                part = fields[position]
+                ref = type(base)(ctx.ids.new("col", base.origin), base.origin, part.type, part.id)
+                return ref if len(steps) == 1 else access(lowerer, ref, steps[1:], node, mode,
+                                                          semi_structured=semi_structured)
     names = constructor_names(base) if steps and steps[0].name is not None else None
     if names is not None:
         # Snowflake's object keys are told apart by case; struct fields elsewhere are not.
@@ -284,6 +296,67 @@ def constructor_names(call: Expr) -> tuple[str, ...] | None:
     if any(not name or name == "*" or name.endswith(".*") for name in call.params):
         return None
     return call.params
+
+
+def expose_constructed_fields(ctx, relation):
+    """A derived table whose query ends in a Project building named structs (``SELECT STRUCT(t.x
+    AS a, t.y AS b) AS s …``): the same Project with each such struct's fields as extra fields
+    after its own (their values, each its own copy of the field's expression), noted in
+    ``ctx.constructed`` by the struct field's id, so that ``d.s.a`` read outside is the field
+    ``a``'s value — exact, as ``STRUCT(t.x AS a).a`` written inline is (specs/nested.md 5a).  The
+    extra fields are no columns of the derived table (``*`` does not list them).  A field whose
+    expression cannot be copied here (a subquery, an aggregate or window call) leaves its struct
+    as it was (rule 3)."""
+    from ...ir import Field, Project, field_id
+
+    if not isinstance(relation, Project):
+        return relation
+    exprs = list(relation.exprs)
+    columns = list(relation.columns)
+    pending = list(zip(relation.columns, relation.exprs))
+    while pending:  # a struct inside a struct: its fields too (``d.s.p.r``)
+        field, expr = pending.pop(0)
+        names = constructor_names(expr)
+        if names is None:
+            continue
+        copies = [_copied(arg, ctx) for arg in expr.args]
+        if any(c is None for c in copies):
+            continue
+        fields = []
+        for name, value in zip(names, copies):
+            part = Field(field_id(relation.id, len(columns)), f"{field.name}.{name}", value.type, value.origin)
+            exprs.append(value)
+            columns.append(part)
+            fields.append(part)
+            pending.append((part, value))
+        ctx.constructed[field.id] = (names, tuple(fields))
+    if len(columns) == len(relation.columns):
+        return relation
+    return Project(relation.id, relation.origin, relation.input, tuple(exprs), tuple(columns))
+
+
+def _copied(expr: Expr, ctx) -> Expr | None:
+    """``expr`` with fresh ids (one node may stand in one place of a plan only); ``None`` for
+    what is not copied here."""
+    from dataclasses import replace
+
+    from ...ir import FieldRef, Literal, OuterRef
+
+    kind = expr.id.split(".", 1)[-1].split("@", 1)[0] or "col"
+    if isinstance(expr, (FieldRef, OuterRef, Literal)):
+        return replace(expr, id=ctx.ids.new(kind, expr.origin))
+    if type(expr) is Call:
+        args = [_copied(a, ctx) for a in expr.args]
+        if any(a is None for a in args):
+            return None
+        return replace(expr, id=ctx.ids.new(kind, expr.origin), args=tuple(args))
+    if type(expr) is NestedAccess:
+        base = _copied(expr.base, ctx)
+        dynamic = [_copied(d, ctx) for d in expr.dynamic]
+        if base is None or any(d is None for d in dynamic):
+            return None
+        return replace(expr, id=ctx.ids.new(kind, expr.origin), base=base, dynamic=tuple(dynamic))
+    return None
 
 
 def constructed_field(names: tuple[str, ...], step: Step, case_sensitive: bool = False) -> int | None:

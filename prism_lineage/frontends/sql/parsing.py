@@ -61,7 +61,9 @@ def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[ex
     """Every statement of ``text`` (empty statements between semicolons are dropped); a T-SQL
     script's batches (``GO`` lines) are parsed one after the other."""
     batches = batch_tokens(text, dialect, source)
-    tokens = [t for batch in batches for t in batch]
+    # One batch (every text but a T-SQL script with GO lines): its list as it is, not a copy
+    # (the copy was ~0.8% of explaining TPC-DS; the check only reads it).
+    tokens = batches[0] if len(batches) == 1 else [t for batch in batches for t in batch]
     check_nesting(tokens, source, constructors=_constructors(dialect))
     parsed = []
     for batch in batches:
@@ -69,8 +71,21 @@ def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[ex
     # ``;;`` and a ``;`` after nothing but comments parse as a Semicolon: no statement.
     statements = [statement for statement in parsed
                   if statement is not None and not isinstance(statement, exp.Semicolon)]
-    place_empty_select_lists(tokens, statements)
+    types = list(map(_TOKEN_TYPE, tokens))
+    place_empty_select_lists(tokens, statements, types)
+    if TokenType.HASH in types:  # (a C-speed test: DuckDB's ``#n`` is rare)
+        place_positional_columns(tokens, statements, types)
+    if "COLUMNS" not in text.upper():
+        # The parser makes DuckDB's/ClickHouse's COLUMNS(...) only from a name spelt so (any
+        # case): without one in the text, no statement holds it, and the lowering need not
+        # look for it in every select item (stars.select_items; ~1% of explaining TPC-DS).
+        for statement in statements:
+            statement.meta[WITHOUT_COLUMNS] = True
     return statements
+
+
+# Meta key of a parsed statement whose text names no ``COLUMNS``: it holds no ``exp.Columns``.
+WITHOUT_COLUMNS = "prism_without_columns"
 
 
 # T-SQL's batch separator: ``GO`` alone on its line, with an optional count and ``--`` comment.
@@ -156,14 +171,16 @@ _LIST_ENDS = frozenset((
 ))
 
 
-def place_empty_select_lists(tokens: list[Token], statements: list[exp.Expression]) -> None:
+def place_empty_select_lists(tokens: list[Token], statements: list[exp.Expression],
+                             types: list[TokenType] | None = None) -> None:
     """Give a SELECT whose list is empty (``SELECT``, ``SELECT FROM t``) the position of its
     keyword: sqlglot keeps none for keywords, and the lowering refuses such a SELECT with an
     error that must say where, like every other.  The SELECT tokens with nothing before the end
     of their list are paired with the parsed SELECTs that have no list, in order — only when
     there are as many of each (otherwise the error names the statement alone)."""
     empty: list[Token] = []
-    types = list(map(_TOKEN_TYPE, tokens))
+    if types is None:
+        types = list(map(_TOKEN_TYPE, tokens))
     count, at = len(types), -1
     while True:  # every SELECT, found at C speed (this runs on every parse)
         try:
@@ -185,6 +202,42 @@ def place_empty_select_lists(tokens: list[Token], statements: list[exp.Expressio
         node.meta.update(line=token.line, col=token.col, start=token.start, end=token.end)
 
 
+
+
+def place_positional_columns(tokens: list[Token], statements: list[exp.Expression],
+                             types: list[TokenType]) -> None:
+    """Give DuckDB's positional columns (``#2``: ``PositionalColumn``) the position of their
+    ``#`` and number: sqlglot keeps none, and a relation or error must say where it is.  The
+    ``#`` NUMBER token pairs and the parsed nodes are paired in order — only when there are as
+    many of each."""
+    marks = [(tokens[i], tokens[i + 1]) for i, kind in enumerate(types[:-1])
+             if kind is TokenType.HASH and types[i + 1] is TokenType.NUMBER]
+    nodes = [node for statement in statements for node in statement.walk(bfs=False)
+             if isinstance(node, exp.PositionalColumn)]
+    if not nodes or len(nodes) != len(marks):
+        return
+    nodes.sort(key=lambda n: _source_order(n))
+    for node, (hash_, number) in zip(nodes, marks):
+        span = dict(line=number.line, col=number.col, start=hash_.start, end=number.end)
+        node.meta.update(span)
+        node.this.meta.update(span)
+
+
+def _source_order(node: exp.Expression) -> tuple:
+    """A node's place in a DFS of its tree (pre-order: the order the text reads it)."""
+    path = []
+    while node.parent is not None:
+        parent = node.parent
+        path.append(_child_index(parent, node))
+        node = parent
+    return tuple(reversed(path))
+
+
+def _child_index(parent: exp.Expression, child: exp.Expression) -> int:
+    for i, node in enumerate(parent.iter_expressions()):
+        if node is child:
+            return i
+    return 0
 
 
 def keyword_before(text: str, offset: int, dialect: Dialect, keyword: TokenType) -> tuple[int, int] | None:
@@ -521,18 +574,24 @@ def _statement_extents(tokens: list[Token], text: str, dialect: Dialect) -> Exte
     else:
         if len(parser._chunks) != len(chunks):  # never seen: the parts are not sqlglot's
             raise AssertionError(f"sqlglot cut {len(parser._chunks)} parts where {len(chunks)} were expected")
+    def unread(c: int) -> Extent:
+        # A part the statement method did not read is an END the parser takes as a statement of
+        # its own (after other statements: ``EndStatement``) — or a lone ``;`` that carries a
+        # comment (``…;--``), which is no statement (a ``Semicolon``, as the parser reads it).
+        begin, end = chunks[c]
+        lone = end == begin + 1 and tokens[begin].token_type is TokenType.SEMICOLON
+        return Extent(begin, end, exp.Semicolon() if lone else exp.EndStatement())
+
     out: list[Extent] = []
     cursor = 0
     for begin, end, node in read:
-        # A part the statement method did not read is an END the parser takes as a statement of
-        # its own (after other statements: ``EndStatement``).
-        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, begin))
+        out.extend(unread(c) for c in range(cursor, begin))
         out.append(Extent(chunks[begin][0], chunks[end - 1][1], node))
         cursor = end
     if failed is None:
-        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, len(chunks)))
+        out.extend(unread(c) for c in range(cursor, len(chunks)))
     else:
-        out.extend(Extent(chunks[c][0], chunks[c][1], exp.EndStatement()) for c in range(cursor, state["begin"]))
+        out.extend(unread(c) for c in range(cursor, state["begin"]))
     return Extents(out, failed, len(chunks))
 
 

@@ -1,4 +1,6 @@
-"""Positional column references: Snowflake's ``$1``, ``t.$2`` (``SELECT $1, $2:name FROM t``).
+"""Positional column references: Snowflake's ``$1``, ``t.$2`` (``SELECT $1, $2:name FROM t``),
+DuckDB's ``#1`` (in a select list, WHERE, GROUP BY …; in ORDER BY ``#n`` is the n-th select
+item, read by the SELECT's ORDER BY like ``ORDER BY n``).
 
 ``$n`` is the n-th column of the FROM clause (of ``t`` when qualified), in the order ``SELECT *``
 lists them.  Where a source before that position has columns nobody declared (a table without
@@ -23,10 +25,19 @@ if TYPE_CHECKING:
 
 
 def position_of(node: exp.Expression) -> int | None:
-    """The n of ``$n`` (a parameter whose name is a whole number), else None."""
-    if isinstance(node, exp.Parameter) and isinstance(node.this, exp.Literal) and not node.this.is_string \
-            and str(node.this.this).isdigit():
+    """The n of ``$n`` (a parameter whose name is a whole number) or of DuckDB's ``#n``, else None."""
+    if isinstance(node, (exp.Parameter, exp.PositionalColumn)) and isinstance(node.this, exp.Literal) \
+            and not node.this.is_string and str(node.this.this).isdigit():
         return int(node.this.this)
+    return None
+
+
+def positional_name(scope, number: int) -> str | None:
+    """The name of the n-th column of the FROM clause when it is known (DuckDB names ``#n`` so)."""
+    order = [entry for source in _starred(scope) for entry in _columns_of(source)]
+    first_open = next((i for i, entry in enumerate(order) if isinstance(entry, _Open)), None)
+    if 1 <= number <= len(order) and (first_open is None or number - 1 < first_open):
+        return order[number - 1].name
     return None
 
 
@@ -51,7 +62,8 @@ def lower_positional(lowerer: "ExpressionLowerer", node: exp.Expression, number:
     scope = lowerer.scope
     ctx = lowerer.ctx
     written = ".".join(p.name for p in node.parts[:-1]) if isinstance(node, exp.Column) else ""
-    text = f"{written}.${number}" if written else f"${number}"
+    sign = "#" if isinstance(node, exp.PositionalColumn) else "$"
+    text = f"{written}.{sign}{number}" if written else f"{sign}{number}"
     if qualifier:
         source = scope.source(qualifier)
         if source is None:

@@ -37,7 +37,7 @@ from ...ir.expressions import Subquery, children
 from .context import LoweringContext, ScanBuilder
 from .expressions import ExpressionLowerer, and_all
 from .scope import Scope, Source
-from . import generators, hierarchy, match_recognize, pivot, routines
+from . import generators, hierarchy, match_recognize, nested, pivot, routines
 from .returning import is_data_modifying, returning_query
 from .renaming import is_star, needs_renaming, positional_candidates, rename_by_position, renamed_columns, stored_names
 from .names import table_parts
@@ -136,6 +136,7 @@ class FromClause:
                 if owner is None:
                     return False
                 positions.add(owner)
+                continue  # a leaf
             stack.extend(children(node))
         if len(positions) < 2:
             return False
@@ -640,6 +641,9 @@ class QueryLowerer:
         if column_aliases and needs_renaming(relation, column_aliases):
             relation = rename_by_position(self.ctx, relation, column_aliases, alias or "the subquery", relation.origin)
             column_aliases = []
+        # The fields of structs it builds, readable one by one outside (``d.s.a``); its columns
+        # stay the query's own.
+        exposed = nested.expose_constructed_fields(self.ctx, relation)
         names = [f.name for f in relation.fields]
         names = stored_names(column_aliases + names[len(column_aliases):], self.ctx)
         columns = []
@@ -652,7 +656,7 @@ class QueryLowerer:
         stars = tuple(f for f in relation.fields if f.name == "*" or f.name.endswith(".*"))
         source = Source(alias or "", alias or "subquery", relation.id, columns, aliased=True, star=star,
                         named_star=len(stars) == 1, other_stars=stars[:-1])
-        return (lambda: relation), [source]
+        return (lambda: exposed), [source]
 
     def _cte_source(self, definition: CteDef, alias: str, column_aliases: list[str], origin: Origin | None):
         ctx = self.ctx

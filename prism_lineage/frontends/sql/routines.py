@@ -451,21 +451,9 @@ def _inline_value(lowerer, node: exp.Anonymous, mode, function: ScriptFunction,
     # name of the calling query is seen from the body; its subqueries nest under it.
     body_state = SelectState(ctx, Scope(ctx), lowerer.state.queries, CteEnv())
     frame.body_scope = body_state.scope
-    uncertain, missing = len(ctx.uncertain), len(ctx.missing)
-    ctx.inlining.append(frame)
-    try:
-        # Lowered over rows: a body has no aggregate of its own (refused when read), and none of
-        # its expressions is a GROUP BY key of the calling query, whatever it looks like.
-        inlined = ExpressionLowerer(body_state).lower(function.body.copy(), Mode.ROWS)
-    except (ResolutionError, InvalidStatementError, _NotInlined) as error:
-        if isinstance(error, (MissingTableError, NestingTooDeepError)):
-            raise
-        del ctx.uncertain[uncertain:]
-        del ctx.missing[missing:]
-        raise _NotInlined(f"{function.where()} is not inlined: its body cannot be read at this call "
-                          f"({str(error).split(' (at ', 1)[0]})") from None
-    finally:
-        ctx.inlining.pop()
+    # Lowered over rows: a body has no aggregate of its own (refused when read), and none of
+    # its expressions is a GROUP BY key of the calling query, whatever it looks like.
+    inlined = _inlined(ctx, frame, lambda: ExpressionLowerer(body_state).lower(function.body.copy(), Mode.ROWS))
     return _at_call(inlined, lowerer._span(node), ctx)
 
 
@@ -612,16 +600,22 @@ def _inline_rows(queries, function: ScriptFunction, arguments: list[exp.Expressi
     # read the columns of other FROM items (a lateral call) is not inlined.
     arguments_state = SelectState(ctx, Scope(ctx), queries, CteEnv())
     frame = Frame(function, arguments, ExpressionLowerer(arguments_state), Mode.ROWS, tuple(ctx.inlining))
+    return _inlined(ctx, frame, lambda: queries.lower_query(function.body.copy(), None, CteEnv()))
+
+
+def _inlined(ctx, frame: Frame, lower):
+    """``lower()`` (the body, read where the call is) with ``frame`` on the inlining stack; a body
+    that cannot be read at this call is ``_NotInlined``, and what its reading noted is undone."""
     uncertain, missing = len(ctx.uncertain), len(ctx.missing)
     ctx.inlining.append(frame)
     try:
-        return queries.lower_query(function.body.copy(), None, CteEnv())
+        return lower()
     except (ResolutionError, InvalidStatementError, _NotInlined) as error:
         if isinstance(error, (MissingTableError, NestingTooDeepError)):
             raise
         del ctx.uncertain[uncertain:]
         del ctx.missing[missing:]
-        raise _NotInlined(f"{function.where()} is not inlined: its body cannot be read at this call "
+        raise _NotInlined(f"{frame.function.where()} is not inlined: its body cannot be read at this call "
                           f"({str(error).split(' (at ', 1)[0]})") from None
     finally:
         ctx.inlining.pop()

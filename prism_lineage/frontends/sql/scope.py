@@ -41,6 +41,9 @@ class Source:
     named_star: bool = False
     other_stars: tuple[Field, ...] = ()  # more stars (``SELECT * FROM a JOIN b``, both schema-less)
     unstarred: frozenset[str] = frozenset()  # (lower-case) columns read by name only, not by ``*``
+    # BigQuery's ``UNNEST(a)`` of elements whose type is not known: the element may be a struct,
+    # whose fields are columns too (a value table) — any name not listed may be one of them.
+    fields_of: Field | None = None
     _index: dict[str, list[Field]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -82,6 +85,8 @@ class Source:
     def open_column(self, name: str) -> Field:
         if self.scan is not None and self.scan.declared is None:
             return self.scan.column(name)
+        if self.star is None and self.fields_of is not None:
+            return self.fields_of
         assert self.star is not None
         return self.star
 
@@ -294,17 +299,24 @@ class Scope:
                     return self._maybe_candidates(merged(origin), open_inner, name, origin, depth)
             match = None
             for source in scope.sources:
-                if source.has(key):
-                    field = source.find(name)
-                    if field is not None:
-                        if match is not None:
-                            holders = [s for s in scope.sources if s.has(key) and s.find(name) is not None]
-                            raise AmbiguousColumnError(name, [f"{s.alias}.{name}" for s in holders], origin)
-                        match = field
+                # ``source.has(key)``, inlined: asked of every source in scope for every column.
+                scan = source.scan
+                if scan is not None:
+                    declared = scan.declared
+                    if declared is None or not declared.has(key):
+                        continue
+                elif key not in source._index:
+                    continue
+                field = source.find(name)
+                if field is not None:
+                    if match is not None:
+                        holders = [s for s in scope.sources if s.has(key) and s.find(name) is not None]
+                        raise AmbiguousColumnError(name, [f"{s.alias}.{name}" for s in holders], origin)
+                    match = field
             if match is not None:
                 found = self._ref(match, origin, depth)
                 return self._maybe_candidates(found, open_inner, name, origin, depth)
-            open_inner.extend((s, depth) for s in scope.sources if s.is_open)
+            open_inner.extend((s, depth) for s in scope.sources if s.is_open or s.fields_of is not None)
             scope = scope.outer
             depth += 1
         if not open_inner:
@@ -355,6 +367,13 @@ class Scope:
             return NestedAccess(self.ctx.ids.new("access", origin), origin, None, candidates, (f".{name}",),
                                 AccessKind.COLUMN)
         ref = self._ref(source.open_column(name), origin, depth)
+        if source.scan is None and source.star is None and source.fields_of is not None:
+            # A field of the unnested elements, whose type is not declared: not checked.
+            label = f"the elements of {source.label}"
+            return NestedAccess(self.ctx.ids.new("access", origin), origin, None, ref, (f".{name}",),
+                                AccessKind.NESTED, False,
+                                f"the type of {label} is not declared, so {name} is read as a field of them "
+                                "(BigQuery lists a struct element's fields as columns); not checked")
         if source.scan is None and source.named_star:
             return NestedAccess(self.ctx.ids.new("access", origin), origin, None, ref, (f".{name}",),
                                 AccessKind.COLUMN)

@@ -137,6 +137,11 @@ class ScriptCatalog:
         """A DECLARE or SET gave ``variable`` its value, for the statements after it."""
         self._variables[variable.name.lower().lstrip("@$")] = variable
 
+    @property
+    def has_variables(self) -> bool:
+        """Whether a statement before declared or set any variable."""
+        return bool(self._variables)
+
     def variable(self, name: str):
         """The script variable ``name``, if a statement before declared or set it."""
         return self._variables.get(name.lower().lstrip("@$"))

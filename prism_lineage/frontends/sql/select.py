@@ -42,9 +42,10 @@ from ...ir import (
     field_id,
 )
 from ...ir.expressions import iter_tree
-from .expressions import ExpressionLowerer, Mode, and_all, function_name
+from .expressions import ExpressionLowerer, Mode, and_all, function_name, sql_text
 from . import stars
 from .renaming import is_star, positional_candidates
+from .positional import position_of, positional_name
 from .generators import GeneratedOutput, SelectGenerators, select_outputs
 from .scope import Scope
 
@@ -106,8 +107,12 @@ class AggregateState:
         return index
 
     def match_key(self, node: exp.Expression) -> Field | None:
-        """A key written again after GROUP BY (``GROUP BY a + 1 … SELECT a + 1``)."""
-        if not self.complex_keys or isinstance(node, (exp.Column, exp.Literal)):
+        """A key written again after GROUP BY (``GROUP BY a + 1 … SELECT a + 1``; also a struct
+        field, ``GROUP BY project.name … SELECT project.name``, which sqlglot parses as a
+        qualified column — a real ``t.a`` lowers to a plain field and is never a complex key)."""
+        if not self.complex_keys or type(node) is exp.Literal:
+            return None
+        if type(node) is exp.Column and node.args.get("table") is None:
             return None
         return self.complex_keys.get(node)
 
@@ -563,9 +568,14 @@ def _output_name(node: exp.Expression, position: int, state: SelectState) -> str
         return norm.output_name(node.this)
     if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Identifier):
         return norm.output_name(node.expression)
+    if isinstance(node, exp.PositionalColumn) and (number := position_of(node)) is not None:
+        # DuckDB names ``#n`` after the column it stands for.
+        name = positional_name(state.scope, number)
+        if name is not None:
+            return name
     # Engines name unaliased expressions differently (``?column?``, ``_c0``, the text);
     # the expression's own text is the name people recognise.
-    return node.sql(dialect=state.ctx.dialect)
+    return sql_text(node, state.ctx.dialect)
 
 
 def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, keep=None) -> list[SelectItem]:
@@ -604,7 +614,10 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
             norm.part(alias.args["alias"])
     items: list[SelectItem] = []
     open_sources = [s for s in scope.sources if s.is_open] if column is None else []
-    written = (column if column is not None else star).sql(dialect=ctx.dialect)
+    # The star as written, for messages and the reason over a USING join: only when a modifier or
+    # that reason may need it (generating it copies the node, and most stars have neither).
+    written = (column if column is not None else star).sql(dialect=ctx.dialect) \
+        if keep is not None or alternative is not None or any(star.args.values()) else "*"
     if keep is None:
         keep = stars.star_filter(star, written, origin)  # ``* ILIKE 'a%'``
     if keep is not None:
@@ -851,9 +864,12 @@ def _select_position(node: exp.Expression, items: list[SelectItem], clause: str,
                      state: SelectState) -> int | Positions | None:
     """``GROUP BY 2`` / ``ORDER BY 2``: the 0-based select item a number names (else None).
     Counted past a star of unknown width, the position is one of several items (Positions)."""
-    if not (isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit()):
+    if clause == "ORDER BY" and isinstance(node, exp.PositionalColumn) and position_of(node) is not None:
+        position = position_of(node)  # DuckDB's ``ORDER BY #2``: the second select item
+    elif not (isinstance(node, exp.Literal) and not node.is_string and node.this.isdigit()):
         return None
-    position = int(node.this)
+    else:
+        position = int(node.this)
     first_star = next((i for i, item in enumerate(items) if _is_star_item(item)), None)
     if first_star is not None and position > first_star + 1:
         candidates = positional_candidates(items, position - 1)
@@ -925,7 +941,7 @@ def _has_aggregate_in(root: exp.Expression, state: SelectState) -> bool:
             function = node.this
             while isinstance(function, (exp.IgnoreNulls, exp.RespectNulls, exp.Filter)):
                 function = function.this
-            stack.extend(a for a in _child_nodes(function))
+            stack.extend(_child_nodes(function))
             stack.extend(a for key, a in _arg_nodes(node) if key != "this")
             continue
         if (isinstance(node, exp.AggFunc) and not isinstance(node, exp.Anonymous)) or state.is_aggregate_name(node):
@@ -944,8 +960,19 @@ def _arg_nodes(node: exp.Expression):
                     yield key, item
 
 
-def _child_nodes(node: exp.Expression):
-    return [value for _, value in _arg_nodes(node)]
+def _child_nodes(node: exp.Expression) -> list[exp.Expression]:
+    """``[value for _, value in _arg_nodes(node)]``, without the generator (asked for every node
+    of every select item, by ``_has_aggregate_in``)."""
+    out = []
+    append = out.append
+    for value in node.args.values():
+        if isinstance(value, exp.Expression):
+            append(value)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, exp.Expression):
+                    append(item)
+    return out
 
 
 # --- small builders -----------------------------------------------------------------------
@@ -967,8 +994,5 @@ def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
 
 
 def _span_all(ctx: "LoweringContext", exprs: list[Expr]) -> Origin | None:
-    origin = None
-    for expr in exprs:
-        origin = ctx.join(origin, expr.origin)
-    return origin
+    return ctx.text.join_all(None, [expr.origin for expr in exprs])
 

@@ -21,6 +21,7 @@ from sqlglot import exp
 
 from ...errors import InvalidStatementError, UnknownColumnError, UnknownTableError
 from ...ir import Expr, Field, FieldRef, Origin
+from .parsing import WITHOUT_COLUMNS
 
 if TYPE_CHECKING:
     from .expressions import ExpressionLowerer, Mode
@@ -470,6 +471,9 @@ def select_items(item: exp.Expression, lowerer: "ExpressionLowerer", default_nam
     (unpacked-less) COLUMNS picks, ``item`` applied to each (DuckDB: named after the column, or
     the alias with ``\\0``…``\\9`` taken from the pattern's match); ``None`` when it holds none.
     ``*COLUMNS(...)`` inside a function passes every column as an argument (one item)."""
+    root = item.root()
+    if root._meta and root._meta.get(WITHOUT_COLUMNS):  # the statement's text names no COLUMNS
+        return None
     found = [n for n in item.find_all(exp.Columns) if _own(n, item)]
     if not found:
         return None

@@ -111,16 +111,16 @@ _INTO_ASSIGNS = ("mysql", "oracle", "snowflake")
 
 def select_assignment(node: exp.Select, ctx: LoweringContext) -> Statement | None:
     """A SELECT that assigns script variables from its own rows (``None``: it assigns none)."""
-    from .procedures import BODY_LANGUAGE
-    from .queries import CteEnv, QueryLowerer
-    from .targets import unanalysed
-    from .writes import statement_origin
-
+    # Asked of every SELECT statement; almost none assigns: the imports (and the dialect's
+    # classes) only once one might.
     into = node.args.get("into")
     items = list(node.expressions)
     # (position in the select list, the variable) for every item the SELECT assigns
     assigned: list[tuple[int, exp.Expression]] = []
     if into is not None:
+        from .procedures import BODY_LANGUAGE
+        from .targets import unanalysed
+
         names = [_into_target(t) for t in [into.this, *into.expressions] if t is not None]
         in_plpgsql = bool(node._meta) and node.meta.get(BODY_LANGUAGE) == "PLPGSQL"
         if not names or not all(n is not None for n in names):
@@ -141,14 +141,20 @@ def select_assignment(node: exp.Select, ctx: LoweringContext) -> Statement | Non
                                   for i, item in enumerate(items)])
         kind, what = "set", "SELECT … INTO"
     else:
-        tsql = _dialect_is(ctx, ("tsql",))
+        tsql = None
         for i, item in enumerate(items):
+            if not isinstance(item, (exp.PropertyEQ, exp.EQ)):
+                continue
+            if tsql is None:
+                tsql = _dialect_is(ctx, ("tsql",))
             # T-SQL: ``@v = expr`` in a select list assigns; MySQL's ``=`` there compares, ``:=`` assigns.
             if (isinstance(item, exp.PropertyEQ) or (tsql and isinstance(item, exp.EQ))) and \
                     isinstance(item.this, exp.Parameter):
                 assigned.append((i, item.this))
         if not assigned:
             return None
+        from .targets import unanalysed
+
         if tsql and len(assigned) != len(items):
             return unanalysed(node, ctx, "select", "a SELECT that assigns a value to a variable cannot also return "
                               "columns in T-SQL (the engine refuses it)")
@@ -160,6 +166,9 @@ def select_assignment(node: exp.Select, ctx: LoweringContext) -> Statement | Non
         query.set("expressions", [exp.alias_(item.expression.copy(), item.this.sql(dialect=ctx.dialect), quoted=True)
                                   if any(i == j for j, _ in assigned) else item.copy()
                                   for i, item in enumerate(items)])
+    from .queries import CteEnv, QueryLowerer
+    from .writes import statement_origin
+
     origin = statement_origin(node, ctx)
     ctx.result_query(query)
     root = QueryLowerer(ctx).lower_query(query, None, CteEnv())

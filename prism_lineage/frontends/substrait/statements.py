@@ -41,6 +41,7 @@ from ...ir import (
 )
 from ...ir.expressions import iter_tree
 from ...ir.walk import expressions_of
+from ..picked import read_picked_parts
 from .context import LoweringContext, PlanContext
 from .decoding import iter_messages, unknown_fields
 from .errors import InvalidPlanError
@@ -158,6 +159,9 @@ def _named(lowerer: RelationLowerer, root: Relation, names: list[str], path: str
 
 def _finish(ctx: LoweringContext, kind: str, root: Relation | None, target: str | None = None,
             writes: Sequence[WrittenColumn] | None = None) -> Statement:
+    if root is not None:
+        # A part of a struct the plan builds and an aggregate/window then picks whole (field trial 43).
+        root = read_picked_parts(root)
     present = set(_target_ids(root)) if root is not None else set()
     # Targets made while lowering but not kept in the plan (a condition moved onto a join,
     # expressions an emit drops) have no ingress origin: they are not targets at all.

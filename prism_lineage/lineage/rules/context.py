@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...ir import Expr, FieldRef, Literal, Relation, Subquery
+from ...ir import Call, Expr, FieldRef, Literal, Relation, Subquery
 from ...ir.expressions import children
 from ..edges import Edge, EdgeFields, Link
 from ..expression_inputs import inputs as _inputs, read_fields as _read_fields, value_inputs as _value_inputs
@@ -61,12 +61,18 @@ class RuleContext:
     def values(self, expr: Expr, target: str, rule: str, node: Relation) -> None:
         """Value edges from every input whose value flows into ``expr``, to ``target``; the
         relation-level dependencies of subqueries in it flow into ``target`` too."""
-        values, controls = _inputs(expr, self.functions)
         # What ``edge`` would build, with the fields every edge of ``expr`` shares worked out
         # once (this runs for every expression of the plan).
         expr_id, node_id = expr.id, node.id
         origin = expr.origin if expr.origin is not None else node.origin
         append = self.records.append
+        if type(expr) is FieldRef:
+            # Most expressions are a column read as is: its one input (``inputs`` gives exactly
+            # this), and no subquery.
+            append(_fields(EdgeFields, (expr.field, target, _VALUE, IDENTITY, EXACT, expr_id, rule, node_id,
+                                        origin, None, None)))
+            return
+        values, controls = _inputs(expr, self.functions)
         for field, transformation, confidence, reason, path in values:
             append(_fields(EdgeFields, (field, target, _VALUE, transformation, confidence, expr_id, rule, node_id,
                                         origin, reason, path)))
@@ -83,6 +89,10 @@ class RuleContext:
         expr_id, node_id = expr.id, node.id
         origin = expr.origin if expr.origin is not None else node.origin
         append = self.records.append
+        if type(expr) is FieldRef:  # a column read as is: its one read (``read_fields`` gives exactly this)
+            append(_fields(EdgeFields, (expr.field, target, relationship, transformation, EXACT, expr_id, rule,
+                                        node_id, origin, None, None)))
+            return
         for field, _, confidence, reason, path in _read_fields(expr, self.functions):
             append(_fields(EdgeFields, (field, target, relationship, transformation, confidence, expr_id, rule,
                                         node_id, origin, reason, path)))
@@ -106,9 +116,15 @@ class RuleContext:
         # Every node of the expression, parents first (a loop, not a generator: this runs over
         # every expression of the plan); leaves hold no subquery.
         stack = [expr]
+        push = stack.append
         while stack:
             node = stack.pop()
             kind = type(node)
+            if kind is Call:  # the commonest: its arguments, without the leaves (they hold nothing)
+                for arg in node.args:
+                    if type(arg) is not FieldRef and type(arg) is not Literal:
+                        push(arg)
+                continue
             if kind is FieldRef or kind is Literal:
                 continue
             if isinstance(node, Subquery):

@@ -10,6 +10,7 @@ mask reads (a role column, a mapping table).
 from __future__ import annotations
 
 from ...ir import Scan, column_id
+from ..edges import EdgeFields
 from ..kinds import Confidence, Relationship, Transformation
 from . import rule_for
 from .context import RuleContext
@@ -17,8 +18,28 @@ from .context import RuleContext
 RULE = "scan"
 
 
+_VALUE = Relationship.VALUE
+_IDENTITY = Transformation.IDENTITY
+_EXACT = Confidence.EXACT
+_fields = tuple.__new__
+
+
 @rule_for.register
 def scan_rule(node: Scan, ctx: RuleContext) -> None:
+    if not node.masks and node.opaque_reason is None:
+        # The loop below for a table read with no mask, not opaque (almost every one): each
+        # column's edge built directly (``ctx.edge`` with ``column_id``, inlined), the star's
+        # through the general call.
+        table, node_id, origin = node.table, node.id, node.origin
+        append = ctx.records.append
+        for field in node.columns:
+            if field.name == "*":
+                ctx.edge(column_id(table, "*"), field.id, _VALUE, _IDENTITY, Confidence.UNKNOWN, None, RULE, node,
+                         f"the columns of {table} are not in the schema")
+            else:
+                append(_fields(EdgeFields, (f"column:{table}.{field.name}", field.id, _VALUE, _IDENTITY, _EXACT,
+                                            None, RULE, node_id, origin, None, None)))
+        return
     masks = {m.column.lower(): m for m in node.masks}
     for field in node.columns:
         source = column_id(node.table, field.name)

@@ -1,4 +1,4 @@
 -- dialect: duckdb
 -- schema: nested.yaml
--- description: a part of a field a struct constructor computed in a derived table: its sources are read as that field's, whole (conservative), as when the access is written inline
+-- description: a field of a struct a constructor built in a derived table is that field's own value (upper of the nested path, exact), as when the access is written inline; the other field (n) is no source
 SELECT s.c.city AS city FROM (SELECT {'city': upper(customer.address.city), 'n': order_id} AS c FROM orders) AS s

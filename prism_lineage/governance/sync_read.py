@@ -1,0 +1,159 @@
+"""What reading a statement for a sync keeps, built without the explain answer.
+
+A sync stores, per statement, the columns of each read asset that feed each output column
+(``sql_reading.ColumnLink``), the output names, and the assets its plan scans in walk order
+(``StatementRead.reads``).  The explain answer holds all of that and more — ``uncertain``
+entries with their reasons, ``reads`` sorted, a ``Modify``'s ``rows``, pydantic models — and
+building it, then walking the plan once more for the scans, was about a sixth of reading one
+statement of a generated warehouse.  This module shares the lowering and the rules with
+``explain`` (the same ``LineageGraph`` and end-to-end resolution) and builds only what the sync
+keeps:
+
+* ``statement_fields``: for each statement, each output field with its sources as the explain
+  answer lists them — ``(column, relationship, transformation, confidence)``, the very order
+  and merging of ``explain.answer._render`` (a column reached whole and as an unknown part of it
+  is one source; a part read whole elsewhere under the same kind is dropped; sorted by kind,
+  then column) — without the path, which a sync does not keep;
+* ``scanned_in_walk_order``: the tables the plans scan, in the order ``ir.walk_relations``
+  visits their ``Scan`` operators (children and subqueries before their parent, each relation
+  once), found without its nested generators.
+
+``tests/governance/test_sync_read.py`` checks both against the explain answer and
+``walk_relations`` on every statement of the generated benchmark project, of the tests'
+projects and of the golden SQL corpus.  Nothing here imports pydantic or the explain models.
+"""
+
+from __future__ import annotations
+
+from ..ir import Scan, Statement
+from ..ir.expressions import Expr, SortKey, Subquery, children
+from ..ir.modify import WriteClause
+from ..ir.walk import _may_hold_expressions
+from ..lineage.edges import column_name
+from ..lineage.graph import LineageGraph
+from ..lineage.kinds import Relationship
+from ..lineage.paths import split
+from ..lineage.source_merge import merged_in_order
+from ..lineage.through import ScriptSummaries
+
+# (column as ``table.column``, relationship, transformation, confidence): a source of a field.
+Source = tuple[str, str, str, str]
+Fields = list[tuple[str, tuple[Source, ...]]]
+
+_VALUE = Relationship.VALUE
+
+
+def statement_fields(statements: list[Statement], functions) -> list[Fields | None]:
+    """Each statement's output fields and their sources (``None`` for a statement with no plan),
+    as ``explain_statements(statements, functions)`` answers them (see the module)."""
+    summaries = ScriptSummaries(functions)  # as explain_statements: one per run
+    rendered: dict[tuple, Source] = {}
+    out: list[Fields | None] = []
+    for statement in statements:
+        if statement.root is None:
+            out.append(None)
+            continue
+        out.append(_fields(statement, LineageGraph.of(statement, functions, summaries), rendered))
+    return out
+
+
+def _fields(statement: Statement, graph: LineageGraph, rendered: dict[tuple, Source]) -> Fields:
+    """``explain.answer.answer_statement``'s ``fields``, as plain tuples."""
+    root = statement.root
+    if statement.writes is not None:
+        outputs = [(w.name, w.field) for w in statement.writes]
+    else:
+        outputs = [(f.name, f.id) for f in root.fields]
+    answers = graph.end_to_end.answer([target for _, target in outputs], root.id)
+    # Fields of one relation share their indirect sources (often the very same mapping).
+    ordered_indirect: dict[int, tuple[Source, ...]] = {}
+    fields: Fields = []
+    for (name, _), (values, indirect) in zip(outputs, answers):
+        value_part = _ordered([(_VALUE, column, found) for column, found in values.items()], rendered) \
+            if values else ()
+        indirect_part = ordered_indirect.get(id(indirect))
+        if indirect_part is None:
+            indirect_part = ordered_indirect[id(indirect)] = _ordered(
+                [(relationship, column, found) for (column, relationship), found in indirect.items()], rendered)
+        fields.append((name, value_part + indirect_part))
+    return fields
+
+
+def _ordered(sources: list, rendered: dict[tuple, Source]) -> tuple[Source, ...]:
+    """``explain.answer._render`` without the models and the reasons: the sources merged,
+    without covered paths, sorted by kind then column."""
+    if not sources:
+        return ()
+    sources = merged_in_order(sources)
+    out = []
+    for relationship, column, (transformation, confidence, _) in sources:
+        key = (relationship, column, transformation, confidence)
+        source = rendered.get(key)
+        if source is None:
+            source = rendered[key] = (column_name(split(column)[0]), relationship.value, transformation.value,
+                                      confidence.value)
+        out.append(source)
+    return tuple(out)
+
+
+
+def scanned_in_walk_order(statements: list[Statement]) -> list[str]:
+    """The tables the statements' plans scan (``Scan`` with no ``opaque_reason``), each once, in
+    the order ``walk_relations`` visits them, statement after statement.
+
+    ``walk_relations`` is a post-order walk: a relation's children are its inputs, then the
+    relations of the subqueries in its expressions (its attributes in declared order, each
+    expression's nodes parents first, left to right); a relation already visited is skipped.
+    This is the same walk with the expressions searched by a loop instead of nested generators
+    (as ``ir.walk.scanned_tables`` does)."""
+    found: dict[str, None] = {}
+    for statement in statements:
+        if statement.root is not None:
+            _scans(statement.root, found)
+    return list(found)
+
+
+def _scans(root, found: dict[str, None]) -> None:
+    seen: set[str] = set()
+    # (relation, expanded): expanded means its children were pushed, so it is visited next.
+    stack: list = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            if isinstance(node, Scan) and node.opaque_reason is None:
+                found.setdefault(node.table, None)
+            continue
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        stack.append((node, True))
+        nested = list(node.inputs)
+        if type(node) is not Scan:  # a Scan holds no expression
+            _subqueries(node, nested)
+        for child in reversed(nested):
+            if child.id not in seen:
+                stack.append((child, False))
+
+
+def _subqueries(node, out: list) -> None:
+    """Append the relations of the subqueries in ``node``'s expressions, in the order
+    ``subqueries_of`` over ``expressions_of`` finds them (a pre-order, left to right)."""
+    values = [getattr(node, name) for name in _may_hold_expressions(node)]
+    values.reverse()
+    while values:
+        value = values.pop()
+        if value is None:
+            continue
+        if isinstance(value, Expr):
+            if isinstance(value, Subquery):
+                out.append(value.relation)
+            below = children(value)
+            if below:
+                values.extend(reversed(below))
+        elif isinstance(value, tuple):
+            if value:
+                values.extend(reversed(value))
+        elif isinstance(value, SortKey):
+            values.append(value.expr)
+        elif isinstance(value, WriteClause):
+            values.append((value.condition, value.assignments))
