@@ -44,6 +44,9 @@ class Source:
     # BigQuery's ``UNNEST(a)`` of elements whose type is not known: the element may be a struct,
     # whose fields are columns too (a value table) — any name not listed may be one of them.
     fields_of: Field | None = None
+    # Why the columns its ``*`` column stands for are not known (a generator's, said under
+    # ``uncertain`` when ``SELECT *`` lists them).
+    star_reason: str | None = None
     _index: dict[str, list[Field]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

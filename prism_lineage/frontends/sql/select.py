@@ -614,6 +614,9 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
             norm.part(alias.args["alias"])
     items: list[SelectItem] = []
     open_sources = [s for s in scope.sources if s.is_open] if column is None else []
+    # Sources whose ``*`` column stands for columns nobody knows: a table without a schema, or a
+    # generator whose columns depend on a type not declared (BigQuery's UNNEST of such elements).
+    star_count = sum(1 for name, _ in entries if name == "*") if column is None else 1
     # The star as written, for messages and the reason over a USING join: only when a modifier or
     # that reason may need it (generating it copies the node, and most stars have neither).
     written = (column if column is not None else star).sql(dialect=ctx.dialect) \
@@ -641,9 +644,14 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
             continue
         if name == "*":
             owner = next((s for s in (open_sources or scope.sources) if s.is_open and s.open_column("*") is target), None)
-            label = owner.label if owner is not None else prefix.rstrip(".")
-            shown = "*" if len(open_sources) <= 1 and column is None else f"{(owner.alias if owner else label)}.*"
+            generated = None
+            if owner is None:
+                generated = next((s for s in scope.sources if s.star_reason and s.find("*") is target), None)
+            label = (owner or generated).label if (owner or generated) is not None else prefix.rstrip(".")
+            shown = "*" if star_count <= 1 and column is None else \
+                f"{((owner or generated).alias if (owner or generated) else label) or label}.*"
             ctx.uncertain_about(
+                f"SELECT * over {label}: {generated.star_reason}" if generated is not None else
                 f"SELECT * over {label}, whose columns are not in the schema: the output columns it "
                 "stands for are unknown",
                 shown,
