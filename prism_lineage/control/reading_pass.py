@@ -120,13 +120,13 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
     # What each statement may read among the derived assets whose columns this pass works out.
     pending = {writer for i in tasks for writer in writers_of_key[tasks[i].key]}
     needs: dict[int, set[str]] = {}
+    derived_words = by_word.keys()
     for i, task in tasks.items():
-        words = {w.lower() for w in _WORD.findall(task.sql)}
-        needs[i] = {name for word in words for name in by_word.get(word, ()) if name != task.writer}
-    waiting_on: dict[str, set[int]] = {}
-    for i, names in needs.items():
-        for name in names & pending:
-            waiting_on.setdefault(name, set()).add(i)
+        sql = task.sql
+        # ASCII text lowered whole has the same words, lowered (one call instead of one per
+        # word: this runs for every statement before the first is handed out).
+        words = set(_WORD.findall(sql.lower())) if sql.isascii() else {w.lower() for w in _WORD.findall(sql)}
+        needs[i] = {name for word in derived_words & words for name in by_word[word] if name != task.writer}
 
     def columns_of(name: str):
         columns = declared.get(name)
