@@ -120,13 +120,13 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
     # What each statement may read among the derived assets whose columns this pass works out.
     pending = {writer for i in tasks for writer in writers_of_key[tasks[i].key]}
     needs: dict[int, set[str]] = {}
+    derived_words = by_word.keys()
     for i, task in tasks.items():
-        words = {w.lower() for w in _WORD.findall(task.sql)}
-        needs[i] = {name for word in words for name in by_word.get(word, ()) if name != task.writer}
-    waiting_on: dict[str, set[int]] = {}
-    for i, names in needs.items():
-        for name in names & pending:
-            waiting_on.setdefault(name, set()).add(i)
+        sql = task.sql
+        # ASCII text lowered whole has the same words, lowered (one call instead of one per
+        # word: this runs for every statement before the first is handed out).
+        words = set(_WORD.findall(sql.lower())) if sql.isascii() else {w.lower() for w in _WORD.findall(sql)}
+        needs[i] = {name for word in derived_words & words for name in by_word[word] if name != task.writer}
 
     def columns_of(name: str):
         columns = declared.get(name)
@@ -455,6 +455,19 @@ def _nothing() -> None:
     pass
 
 
+def _parse_files(root: str, relatives: list[str]) -> list:
+    """In a worker, while the sync loads the project: declaration files parsed as the loader
+    would (``native.parsed_elsewhere``), handed back in order."""
+    from pathlib import Path
+
+    from ..governance.files import one_reading
+    from ..governance.native import parsed_elsewhere
+
+    where = Path(root)
+    with one_reading():
+        return [parsed_elsewhere(where, relative) for relative in relatives]
+
+
 class _Pool:
     """Worker processes (forked: they share the environment's names and declared columns, or,
     forked early, read them from ``source``), at most two chunks in flight per worker.  ``jobs``
@@ -571,6 +584,35 @@ class EarlyPool:
             return _Pool(jobs)
         pool, self.pool = self.pool, None
         return pool
+
+    def parse_files(self, root, relatives: list[str]):
+        """The project's declaration files parsed by the workers while they wait for the pass
+        (``native.read_native``'s ``parse``): handed out in order as their chunks come back, so
+        the loader validates one chunk while the workers parse the next.  None for a file whose
+        chunk was lost (a worker that died, a document that cannot travel): the loader reads it
+        itself."""
+        pool = self.pool
+        if pool is None or not relatives:
+            yield from (None for _ in relatives)
+            return
+        size = max(64, -(-len(relatives) // (pool.workers * 16)))
+        chunks = [relatives[i:i + size] for i in range(0, len(relatives), size)]
+        futures = []
+        try:
+            for chunk in chunks:
+                futures.append(pool._executor.submit(_parse_files, str(root), chunk))
+        except Exception:  # noqa: BLE001 - a pool that cannot take them: the loader reads the rest
+            pass
+        for i, chunk in enumerate(chunks):
+            found = None
+            if i < len(futures):
+                try:
+                    found = futures[i].result()
+                except Exception:  # noqa: BLE001 - read by the loader instead
+                    found = None
+            if found is None or len(found) != len(chunk):
+                found = [None] * len(chunk)
+            yield from found
 
     def close(self) -> None:
         if self.pool is not None:

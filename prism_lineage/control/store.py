@@ -168,11 +168,35 @@ class StoreWriter:
 
     def build(self, lineage, meta: Mapping[str, str | None], credentials: Mapping[str, dict]) -> None:
         """The store of ``lineage``, written to a temporary file and renamed into place."""
+        self.publish(self.build_aside(lineage, meta, credentials))
+
+    def aside(self) -> str:
+        """An empty temporary file beside the store, for ``build_aside``."""
         import tempfile
 
         self.root.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=".tmp-store-", suffix=".sqlite3", dir=self.root)
         os.close(handle)
+        return temporary
+
+    def publish(self, temporary: str | Path) -> None:
+        """A store written aside (``build_aside``) made the store: flushed to disk, given the
+        permissions of a file the user creates (mkstemp's is private), renamed into place."""
+        try:
+            with open(temporary, "rb") as written:
+                os.fsync(written.fileno())
+            os.chmod(temporary, 0o666 & ~_umask())
+            os.replace(temporary, self.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+    def build_aside(self, lineage, meta: Mapping[str, str | None], credentials: Mapping[str, dict],
+                    temporary: str | None = None) -> str:
+        """The store of ``lineage`` in a temporary file beside the store (its path returned; the
+        caller publishes or removes it).  ``temporary``: an empty file made by ``aside``."""
+        if temporary is None:
+            temporary = self.aside()
         try:
             connection = sqlite3.connect(temporary)
             try:
@@ -189,13 +213,10 @@ class StoreWriter:
                 connection.execute("ANALYZE")
             finally:
                 connection.close()
-            with open(temporary, "rb") as written:
-                os.fsync(written.fileno())
-            os.chmod(temporary, 0o666 & ~_umask())  # as a file the user creates (mkstemp's is private)
-            os.replace(temporary, self.path)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+        return temporary
 
     # --- delta ------------------------------------------------------------------------------
 

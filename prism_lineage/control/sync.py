@@ -197,7 +197,10 @@ def _sync_full(project_dir, index, environment, wait, base, base_rev, approved, 
     from ..governance.loading import load_project
 
     parsed: dict = {}  # the large files' documents, kept for the engine's state (no second parse)
-    project, access = load_project(project_dir, documents=parsed)
+    # The early workers parse the declaration files while they wait for the pass (their YAML
+    # is most of the load); this process validates each chunk as it comes back.
+    project, access = load_project(project_dir, documents=parsed,
+                                   parse=getattr(options.start_pool, "parse_files", None))
     standing = None
     if base is not None or base_rev is not None:
         import tempfile
@@ -210,19 +213,25 @@ def _sync_full(project_dir, index, environment, wait, base, base_rev, approved, 
     env_name = _environment_name(project, standing, environment, approved)
     root = environment_root(index, project.name, env_name)
     revision = git_revision(project_dir)
+
+    def after_store(path, summary: SyncSummary) -> None:
+        """What a full sync writes into the store after its lineage: the engine's state (for the
+        SQL-only syncs to come) and the files' fingerprint."""
+        from .store import write_fingerprint
+
+        complete = standing is None and not summary.held_for_review and summary.parser == "ran"
+        if complete:
+            from .engine import write_engine_state
+
+            write_engine_state(path, Path(project_dir), project.environment(env_name), summary.lineage, snapshot,
+                               parsed)
+        write_fingerprint(path, snapshot if complete else {})
+
     with WriterLock(root, wait=wait):
-        summary = _sync_locked(project, standing, access, env_name, root, revision, approved, options)
+        summary = _sync_locked(project, standing, access, env_name, root, revision, approved, options, after_store)
         write_pointer(index, project_dir, project)
-        if (root / STORE_FILE).is_file():
-            from .store import write_fingerprint
-
-            complete = standing is None and not summary.held_for_review and summary.parser == "ran"
-            if complete:
-                from .engine import write_engine_state
-
-                write_engine_state(root / STORE_FILE, Path(project_dir), project.environment(env_name),
-                                   summary.lineage, snapshot, parsed)
-            write_fingerprint(root / STORE_FILE, snapshot if complete else {})
+        if (root / STORE_FILE).is_file() and not getattr(summary, "store_completed", False):
+            after_store(root / STORE_FILE, summary)
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -339,7 +348,7 @@ class _Options:
 
 
 def _sync_locked(project, standing, access, environment: str, root: Path, revision: str | None,
-                 approved: bool, options: _Options) -> SyncSummary:
+                 approved: bool, options: _Options, after_store=None) -> SyncSummary:
     import duckdb
 
     from ..governance.rollup import sync as rollup_sync
@@ -384,7 +393,20 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
         summary.read += lineage.reads_performed
         summary.scope_reads = sum(o.reads_performed for o in lineage.scoped.values())
         lineage = _with_revisions(lineage, previous, revision)
-        epoch = index.write(lineage, revision=revision)
+        summary.lineage = lineage  # what the sync computed (not part of the summary's JSON)
+        _count(summary, project, environment, lineage, previous)
+        meta = _meta(project, lineage, None, revision)
+        meta.update(budget=json.dumps(options.budget.as_dict()), version=_version(),
+                    statements=str(summary.statements), in_files=str(summary.in_files), missing="[]")
+        aside = None
+        if (not interim or interim[0] is None) and _store_rebuilt(root, committed):
+            aside = _StoreAside.start(root, index, lineage, meta, credentials, summary, after_store)
+        try:
+            epoch = index.write(lineage, revision=revision, epoch=aside.epoch if aside is not None else None)
+        except BaseException:
+            if aside is not None:
+                aside.abandon(index)
+            raise
         delta = index.last_delta
     except OSError as error:
         raise InputError(f"cannot use the index in {root}: {error.strerror or error}") from None
@@ -392,19 +414,130 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
         raise InputError(f"cannot read the index in {root}: {str(error).splitlines()[0]} (prism-lineage index "
                          f"repair --index {root.parent.parent} quarantines what cannot be read)") from None
     summary.epoch = epoch
-    summary.lineage = lineage  # what the sync computed (not part of the summary's JSON)
-    _count(summary, project, environment, lineage, previous)
-    meta = _meta(project, lineage, epoch, revision)
-    meta.update(budget=json.dumps(options.budget.as_dict()), version=_version(), statements=str(summary.statements),
-                in_files=str(summary.in_files))
+    meta["epoch"] = str(epoch)
     from ..index.maintenance import heal
 
-    heal(root)  # every row that differed from what the index held is written again: nothing is missing
-    meta["missing"] = "[]"
-    summary.store_rebuilt = update_store(root, index, lineage, delta, committed, meta, credentials,
-                                         interim=interim[0] if interim else None)
+    try:
+        heal(root)  # every row that differed from what the index held is written again: nothing is missing
+    except BaseException:
+        if aside is not None:
+            aside.abandon(index)
+        raise
+    if aside is not None and aside.finish():
+        summary.store_rebuilt = True
+        summary.store_completed = True  # ``after_store`` ran on it, before it was published
+    else:
+        summary.store_rebuilt = update_store(root, index, lineage, delta, committed, meta, credentials,
+                                             interim=interim[0] if interim else None)
     _remember_refusals(root, lineage, passed, options)
     return summary
+
+
+def _store_rebuilt(root: Path, committed: list[int]) -> bool:
+    """Whether ``update_store`` will rebuild the store whole (not apply a delta): no epoch was
+    committed before, or the store is missing, unreadable or not the last epoch's."""
+    if not committed:
+        return True
+    try:
+        return read_meta(root / STORE_FILE).get("epoch") != str(committed[-1])
+    except Exception:  # noqa: BLE001 - any store that cannot be read is rebuilt
+        return True
+
+
+# Whether a rebuilt store is written by a child process while this one writes the epoch
+# (``_StoreAside``); tests turn it off to compare.
+STORE_ASIDE = True
+
+
+class _StoreAside:
+    """A store rebuilt whole, written by a forked child while this process writes the epoch.
+
+    The two are independent (the epoch's Parquet files, the store's SQLite file) and each is
+    about a second of CPU at 10,000 assets; with the reading workers done, the sync's own
+    process was the only one running, on one of the cores.  The child inherits the finished
+    lineage (no copy, no pickling), writes the store into a temporary file beside it, then what
+    the sync writes after the store (``after_store``: the engine's state and the files'
+    fingerprint), and exits.  The epoch's number is reserved first, so the store's ``meta``
+    names it.  The store is published (renamed into place) only after the epoch is committed
+    and healed, as before, so no reader sees a store ahead of the index; a child that failed
+    leaves nothing, and the store is rebuilt here as before."""
+
+    def __init__(self, root: Path, epoch: int, pid: int, temporary: str):
+        self.root, self.epoch, self.pid, self.temporary = root, epoch, pid, temporary
+
+    @classmethod
+    def start(cls, root: Path, index, lineage, meta: dict, credentials: dict, summary: SyncSummary,
+              after_store) -> _StoreAside | None:
+        import os
+
+        if not STORE_ASIDE or not hasattr(os, "fork"):
+            return None
+        epoch = index.reserve()
+        temporary = None
+        try:
+            meta["epoch"] = str(epoch)
+            temporary = StoreWriter(root).aside()
+            pid = os.fork()
+        except BaseException as error:
+            index.release(epoch)
+            if temporary is not None:
+                Path(temporary).unlink(missing_ok=True)
+            meta["epoch"] = None
+            if not isinstance(error, Exception):
+                raise  # Ctrl-C
+            return None  # no child (no process left?): the store is written here, after the epoch
+        if pid == 0:
+            _store_in_child(root, lineage, dict(meta), credentials, temporary, summary, after_store)
+        return cls(root, epoch, pid, temporary)
+
+    def finish(self) -> bool:
+        """Wait for the child; publish its store.  False when it failed (nothing is left)."""
+        import os
+
+        try:
+            _, status = os.waitpid(self.pid, 0)
+            built = os.waitstatus_to_exitcode(status) == 0
+        except ChildProcessError:
+            built = False
+        if not built:
+            Path(self.temporary).unlink(missing_ok=True)
+            return False
+        StoreWriter(self.root).publish(self.temporary)
+        return True
+
+    def abandon(self, index) -> None:
+        """The epoch was not written: the child is stopped, its file removed, the number freed."""
+        import os
+        import signal
+
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (OSError, ChildProcessError):
+            pass
+        Path(self.temporary).unlink(missing_ok=True)
+        index.release(self.epoch)
+
+
+def _store_in_child(root: Path, lineage, meta: dict, credentials: dict, temporary: str, summary: SyncSummary,
+                    after_store) -> None:
+    """The forked child of ``_StoreAside``: never returns (``os._exit``: none of the parent's
+    cleanup, buffers or handlers run here); exit status 0 when the store is written."""
+    import os
+    import signal
+
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this child
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        StoreWriter(root).build_aside(lineage, meta, credentials, temporary)
+        if after_store is not None:
+            after_store(temporary, summary)
+        code = 0
+    except BaseException:  # noqa: BLE001 - the parent writes the store itself
+        code = 1
+    finally:
+        os._exit(code)
 
 
 def _read_new_statements(project, env, previous, root: Path, options: _Options, summary: SyncSummary,

@@ -62,17 +62,17 @@ def is_native_project(root: Path) -> bool:
 
 
 def load_native(root: str | Path, *, strict: bool = True,
-                documents: dict[str, tuple[str, str | None]] | None = None
+                documents: dict[str, tuple[str, str | None]] | None = None, parse=None
                 ) -> tuple[Project, AccessPolicy, dict[str, str]]:
     """The project, its access policy, and (when not ``strict``) the files that could not be
     read, each with the reason; ``strict`` raises ``ProjectError`` on the first instead.
-    ``documents``: filled as in ``read_native``."""
+    ``documents``, ``parse``: as in ``read_native``."""
     with one_reading():  # the root's real path resolved once, not once per file
-        return _load_native(Path(root), strict, documents)
+        return _load_native(Path(root), strict, documents, parse)
 
 
-def _load_native(root: Path, strict: bool, documents) -> tuple[Project, AccessPolicy, dict[str, str]]:
-    source = read_native(root, strict=strict, documents=documents)
+def _load_native(root: Path, strict: bool, documents, parse=None) -> tuple[Project, AccessPolicy, dict[str, str]]:
+    source = read_native(root, strict=strict, documents=documents, parse=parse)
     settings = source.settings
     names = _environment_names(settings)
     environments = tuple(_environment(source, name, settings.get("dialect")) for name in names)
@@ -93,16 +93,48 @@ LARGE_DOCUMENT_BYTES = 64 * 1024
 
 
 def read_native(root: Path, *, strict: bool = True,
-                documents: dict[str, tuple[str, str | None]] | None = None) -> NativeSource:
+                documents: dict[str, tuple[str, str | None]] | None = None, parse=None) -> NativeSource:
     """What the project's files hold.  ``documents``, when given, receives for each declaration
     file of at least ``LARGE_DOCUMENT_BYTES`` its text and its document as JSON text (None when
     JSON cannot hold it: a date, an alias inside itself), so a caller that keeps them does not
-    parse the YAML again."""
+    parse the YAML again.
+
+    ``parse(root, relatives)``, when given, parses declaration files elsewhere (the sync's
+    reading workers, idle while the project loads: ``control/reading_pass.EarlyPool``): it
+    yields, for each file in order, ``parsed_elsewhere``'s answer, or None for a file this
+    process must read itself — so every refusal is still this process's own, file by file in
+    path order, and a document parsed elsewhere is the one ``load_yaml_text`` gives."""
     with one_reading():
-        return _read_native(root, strict, documents)
+        return _read_native(root, strict, documents, parse)
 
 
-def _read_native(root: Path, strict: bool, documents) -> NativeSource:
+def parsed_elsewhere(root: Path, relative: str) -> tuple[str | None, Any, str | None] | None:
+    """A declaration file's document as ``read_native``'s ``parse`` hands it over: (its text when
+    it is large, else None; the document; its JSON text when it is large), or None when it
+    cannot be read (the loader reads it again itself and says why)."""
+    try:
+        text, document = load_yaml_text(root, relative)
+    except Exception:  # noqa: BLE001 - refused or not: the loader's own reading decides
+        return None
+    if len(text) >= LARGE_DOCUMENT_BYTES:
+        return text, document, _json_or_none(document)
+    return None, document, None
+
+
+def _listed(root: Path) -> list[tuple[str, list[str] | Exception]]:
+    """Each kind's declaration files, or the refusal its directory gives (raised in its turn,
+    after the files of the kinds before it are read, as listing kind by kind did)."""
+    found: list[tuple[str, list[str] | Exception]] = []
+    for kind in _KINDS:
+        try:
+            found.append((kind, declaration_files(root, kind)))
+        except Exception as error:  # noqa: BLE001 - raised in its turn by the loader
+            found.append((kind, error))
+            break  # nothing after a refused directory is listed (nor read) before the refusal
+    return found
+
+
+def _read_native(root: Path, strict: bool, documents, parse=None) -> NativeSource:
     if not root.is_dir():
         raise ProjectError(f"project directory not found: {printable(str(root))}")
     settings = _document(root, PROJECT_FILE)
@@ -113,13 +145,26 @@ def _read_native(root: Path, strict: bool, documents) -> NativeSource:
         _validated(Environment, {"name": "x", "dialect": settings["dialect"]}, PROJECT_FILE, root, (),
                    ("dialect",))
     source = NativeSource(root, settings, {kind: [] for kind in _KINDS})
-    for kind in _KINDS:
-        for relative in declaration_files(root, kind):
+    listed = _listed(root)
+    ahead = None
+    if parse is not None:
+        ahead = iter(parse(root, [relative for _, found in listed if isinstance(found, list) for relative in found]))
+    for kind, found in listed:
+        if isinstance(found, Exception):
+            raise found  # a directory that cannot be listed is refused, strict or not (as before)
+        for relative in found:
+            elsewhere = next(ahead, None) if ahead is not None else None
             try:
-                text, document = load_yaml_text(root, relative)
+                if elsewhere is None:
+                    text, document = load_yaml_text(root, relative)
+                    large = len(text) >= LARGE_DOCUMENT_BYTES
+                    as_json = _json_or_none(document) if large and documents is not None else None
+                else:
+                    text, document, as_json = elsewhere
+                    large = text is not None
                 source.declarations[kind].append((document, _declaration(kind, document, relative, root)))
-                if documents is not None and len(text) >= LARGE_DOCUMENT_BYTES:
-                    documents[relative] = (text, _json_or_none(document))
+                if documents is not None and large:
+                    documents[relative] = (text, as_json)
             except ProjectError as error:
                 if strict:
                     raise

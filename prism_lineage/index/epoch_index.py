@@ -33,13 +33,25 @@ class EpochIndex:
             self._reader = IndexReader(self.root)
         return self._reader
 
-    def write(self, lineage: EnvironmentLineage, *, revision: str | None = None) -> int:
-        """Write ``lineage`` as the next epoch (read at ``revision``); returns its number."""
+    def reserve(self) -> int:
+        """The next epoch's number, reserved (``EpochWriter.allocate``) for a ``write`` to come:
+        its caller must write it, or ``release`` it."""
+        return EpochWriter(self.root, self._reader).allocate()
+
+    def release(self, epoch: int) -> None:
+        """A reserved number not written after all."""
+        from .epochs import release
+
+        release(self.root, epoch)
+
+    def write(self, lineage: EnvironmentLineage, *, revision: str | None = None, epoch: int | None = None) -> int:
+        """Write ``lineage`` as the next epoch (read at ``revision``), or as ``epoch`` when the
+        caller reserved it (``reserve``); returns its number."""
         current = self._state if self._state is not None and list(self._state.epochs) == self.epochs() else None
         self._state = None
         writer = EpochWriter(self.root, self.reader)
         writer.revision = revision
-        epoch = writer.write(lineage, current=current)
+        epoch = writer.write(lineage, current=current, epoch=epoch)
         self.last_delta = writer.delta  # what the epoch changed: the current store is updated from it
         return epoch
 

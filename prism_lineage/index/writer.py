@@ -67,11 +67,14 @@ class EpochWriter:
         same number, even without the environment's lock (``control/locking.py``)."""
         return reserve(self.root, self.next_epoch())
 
-    def write(self, lineage: EnvironmentLineage, *, current: IndexState | None = None) -> int:
+    def write(self, lineage: EnvironmentLineage, *, current: IndexState | None = None,
+              epoch: int | None = None) -> int:
         """``current``: what the index holds, when the caller has just read it (``EpochIndex``
         passes it when no epoch was written since), so it is not read twice.  ``self.delta``
-        then says what the epoch changed (the current store is updated from it)."""
-        epoch = self.allocate()
+        then says what the epoch changed (the current store is updated from it).  ``epoch``: a
+        number the caller reserved (``allocate``); released here, written or not."""
+        if epoch is None:
+            epoch = self.allocate()
         try:
             self._write_epoch(lineage, epoch, current)
         finally:

@@ -12,6 +12,7 @@ import sqlite3
 from test_engine import edit, project, state
 
 from prism_lineage.control import engine
+from prism_lineage.control import sync as sync_module
 from prism_lineage.control.paths import environment_root
 from prism_lineage.control.store import STORE_FILE
 from prism_lineage.control.sync import sync
@@ -24,6 +25,9 @@ def _trees(index):
 
 
 def test_a_full_sync_keeps_the_large_files_documents_its_load_parsed(tmp_path, monkeypatch):
+    # The engine's state written in this process, where the calls of ``_parsed`` can be counted
+    # (a rebuilt store is otherwise written by a child: test_store_aside.py compares the two).
+    monkeypatch.setattr(sync_module, "STORE_ASIDE", False)
     monkeypatch.setattr(engine, "TREE_BYTES", 1)  # every file counts as large
     monkeypatch.setattr(native, "LARGE_DOCUMENT_BYTES", 1)
     root = project(tmp_path / "project")

@@ -1,0 +1,112 @@
+"""A sync that rebuilds the store whole writes it in a forked child while it writes the epoch
+(``sync._StoreAside``): the store (with the engine's state and the files' fingerprint written
+into it) must be exactly the one the sync writes itself after the epoch; a child that fails
+leaves nothing and the sync writes the store itself; an epoch write that fails leaves no
+temporary store and frees the reserved epoch number."""
+
+from __future__ import annotations
+
+import control_paths  # noqa: F401 - the governance tests' helpers on the path
+
+import sys
+
+import pytest
+from gov_helpers import ROOT
+from test_early_pool import _stored
+from test_parser_states import project
+
+from prism_lineage.control import store as store_module
+from prism_lineage.control import sync as sync_module
+from prism_lineage.control.paths import environment_root
+from prism_lineage.control.sync import sync
+from prism_lineage.index import epoch_index
+
+sys.path.insert(0, str(ROOT))
+from benchmarks.governance_bench import generate, write_native  # noqa: E402
+
+
+def _leftovers(index) -> list[str]:
+    root = environment_root(index, "t", "prod")
+    return sorted(p.name for p in root.rglob("*") if p.name.startswith(".tmp") or p.name.endswith("-journal")
+                  or (p.parent.name == ".epochs"))
+
+
+def test_the_store_written_aside_is_the_store_written_after_the_epoch(tmp_path, monkeypatch):
+    root = project(tmp_path)
+    forked = []
+    start = sync_module._StoreAside.start.__func__
+
+    def starting(cls, *args, **kwargs):
+        found = start(cls, *args, **kwargs)
+        forked.append(found is not None)
+        return found
+
+    monkeypatch.setattr(sync_module._StoreAside, "start", classmethod(starting))
+    aside = sync(root, tmp_path / "aside", jobs=1)
+    assert forked == [True] and aside.store_rebuilt
+    monkeypatch.setattr(sync_module, "STORE_ASIDE", False)
+    here = sync(root, tmp_path / "here", jobs=1)
+    assert forked == [True, False] and here.store_rebuilt  # asked, and declined: written here
+    assert _stored(tmp_path / "aside") == _stored(tmp_path / "here")
+    assert _leftovers(tmp_path / "aside") == []
+    # The next syncs (nothing changed; the store current: a delta) work from the store written aside.
+    monkeypatch.setattr(sync_module, "STORE_ASIDE", True)
+    again = sync(root, tmp_path / "aside", jobs=1, full=True)
+    assert forked == [True, False] and not again.store_rebuilt  # a current store: a delta, no child
+    assert sync(root, tmp_path / "aside", jobs=1).path == "unchanged"
+
+
+def test_a_generated_warehouse_stores_the_same_rows_either_way(tmp_path, monkeypatch):
+    root = tmp_path / "project"
+    write_native(generate(300, 7), root)
+    sync(root, tmp_path / "aside", jobs=2)
+    monkeypatch.setattr(sync_module, "STORE_ASIDE", False)
+    sync(root, tmp_path / "here", jobs=2)
+
+    def stored(index):
+        import sqlite3
+
+        connection = sqlite3.connect(next(index.rglob("current.sqlite3")))
+        found = {}
+        for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+            rows = connection.execute(f"SELECT * FROM {name}").fetchall()  # noqa: S608 - the store's tables
+            found[name] = [r for r in rows if name != "meta" or r[0] != "synced_at"]
+        return found
+
+    assert stored(tmp_path / "aside") == stored(tmp_path / "here")
+
+
+def test_a_child_that_fails_leaves_the_store_to_the_sync(tmp_path, monkeypatch):
+    root = project(tmp_path)
+
+    def failing(self, *args, **kwargs):
+        raise OSError("disk full (in the child)")
+
+    monkeypatch.setattr(store_module.StoreWriter, "build_aside", failing)  # the child inherits it
+    monkeypatch.setattr(store_module.StoreWriter, "build",
+                        lambda self, lineage, meta, credentials: self.publish(
+                            _real_build_aside(self, lineage, meta, credentials)))
+    failed = sync(root, tmp_path / "failed", jobs=1)
+    assert failed.store_rebuilt and _leftovers(tmp_path / "failed") == []
+    monkeypatch.setattr(store_module.StoreWriter, "build_aside", _real_build_aside)
+    monkeypatch.setattr(sync_module, "STORE_ASIDE", False)
+    sync(root, tmp_path / "here", jobs=1)
+    assert _stored(tmp_path / "failed") == _stored(tmp_path / "here")
+
+
+_real_build_aside = store_module.StoreWriter.build_aside
+
+
+def test_an_epoch_that_cannot_be_written_leaves_no_store_and_frees_its_number(tmp_path, monkeypatch):
+    root = project(tmp_path)
+
+    def failing(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(epoch_index.EpochIndex, "write", failing)
+    with pytest.raises(KeyboardInterrupt):
+        sync(root, tmp_path / "index", jobs=1)
+    assert _leftovers(tmp_path / "index") == []
+    assert not (environment_root(tmp_path / "index", "t", "prod") / "current.sqlite3").exists()
+    monkeypatch.undo()
+    assert sync(root, tmp_path / "index", jobs=1).epoch == 1  # the number reserved was freed
