@@ -204,7 +204,7 @@ def _units(inputs, dialect) -> Iterator[Statement | Unreadable]:
         if not units:  # only comments and semicolons: reported like an empty file
             yield Unreadable(file, no_statements(file))
         elif any(isinstance(u, Statement) and _STATEFUL.match(u.text) for u in units):
-            # A statement defines a function, procedure or variable that the statements after it
+            # A statement defines a function or variable that the statements after it
             # read: they are not independent, and explained one by one they would be answered
             # otherwise than without --jobs (a function left opaque, a variable unknown).  The
             # file is explained whole, as without --jobs (its first failure ends it).
@@ -214,10 +214,12 @@ def _units(inputs, dialect) -> Iterator[Statement | Unreadable]:
 
 
 # The first keywords of a statement that sets script state later statements read (after any
-# comments): CREATE [OR REPLACE] [TEMP] FUNCTION | MACRO | PROCEDURE, DECLARE, SET.
+# comments): CREATE [OR REPLACE] [TEMP] FUNCTION | MACRO, DECLARE, SET of a variable (``SET v =``,
+# ``SET @v =``, ``SET (a, b) =`` — not T-SQL's ``SET NOCOUNT ON``).  A procedure is not: a CALL
+# is not followed into it either way.
 _STATEFUL = re.compile(
     r"(?:\s|--[^\n]*(?:\n|$)|/\*.*?\*/)*(?:CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:TEMP|TEMPORARY)\s+)?"
-    r"(?:FUNCTION|MACRO|PROCEDURE|PROC)\b|DECLARE\b|SET\b)", re.IGNORECASE | re.DOTALL)
+    r"(?:FUNCTION|MACRO)\b|DECLARE\b|SET\s*(?:@|\(|[\w$.]+\s*(?::?=)))", re.IGNORECASE | re.DOTALL)
 
 
 def split_statements(text: str, file: str | None, dialect, *,
