@@ -521,7 +521,24 @@ def _refuse_unread_clauses(node: exp.Select, ctx) -> None:
 def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
     ctx = state.ctx
     items: list[SelectItem] = []
+    # Where the text names no COLUMNS (the parse step marks the statement), a plain column or
+    # an alias of anything but an ``unnest`` is one item named as it is written: every test
+    # below says so (no star, no star pattern, no COLUMNS, no generator), so they are skipped.
+    root = node.root()
+    plain = bool(root._meta and root._meta.get(stars.WITHOUT_COLUMNS))
+    output_name = ctx.normalizer.output_name
     for position, expression in enumerate(node.expressions):
+        kind = type(expression)
+        if kind is exp.Column:
+            this = expression.this
+            if type(this) is exp.Identifier:  # (``_output_name`` of a column)
+                items.append(SelectItem(output_name(this), expression))
+                continue
+        elif kind is exp.Alias and plain and type(expression.this) is not exp.Explode:
+            alias = expression.args.get("alias")
+            if type(alias) is exp.Identifier:  # (``_output_name`` of an alias)
+                items.append(SelectItem(output_name(alias), expression))
+                continue
         if isinstance(expression, exp.Star):
             items.extend(_expand_star(expression, None, state))
         elif isinstance(expression, exp.Column) and isinstance(expression.this, exp.Star):
@@ -940,22 +957,53 @@ def _has_aggregate(node: exp.Select, state: SelectState) -> bool:
 
 
 def _has_aggregate_in(root: exp.Expression, state: SelectState) -> bool:
+    # Asked for every node of every select item of a SELECT without GROUP BY: what a node is
+    # (a query not looked into, a window, an aggregate, a function call that may name one, or
+    # anything else) is looked up by its class once, and its children are listed by sqlglot's
+    # compiled ``iter_expressions`` (the same nodes in the same order as ``_child_nodes``).
     stack = [root]
+    pop, extend = stack.pop, stack.extend
+    kinds = _AGGREGATE_SEARCH
     while stack:
-        node = stack.pop()
-        if isinstance(node, (exp.Subquery, exp.Query)):
-            continue
-        if isinstance(node, exp.Window):
+        node = pop()
+        kind = kinds.get(type(node))
+        if kind is None:
+            kind = kinds[type(node)] = _aggregate_search_kind(type(node))
+        if kind is _PLAIN:
+            extend(node.iter_expressions())
+        elif kind is _AGGREGATE:
+            return True
+        elif kind is _NAMED:
+            if state.is_aggregate_name(node):
+                return True
+            extend(node.iter_expressions())
+        elif kind is _WINDOW:
             function = node.this
             while isinstance(function, (exp.IgnoreNulls, exp.RespectNulls, exp.Filter)):
                 function = function.this
             stack.extend(_child_nodes(function))
             stack.extend(a for key, a in _arg_nodes(node) if key != "this")
-            continue
-        if (isinstance(node, exp.AggFunc) and not isinstance(node, exp.Anonymous)) or state.is_aggregate_name(node):
-            return True
-        stack.extend(_child_nodes(node))
+        # _QUERY: a subquery's aggregates are its own
     return False
+
+
+# What ``_has_aggregate_in`` does with a node of a class: look inside (plain), skip (a query),
+# the window's own rule, stop (an aggregate sqlglot models), or ask the function registry (a
+# function sqlglot does not know: ``is_aggregate_name``).
+_PLAIN, _QUERY, _WINDOW, _AGGREGATE, _NAMED = "plain", "query", "window", "aggregate", "named"
+_AGGREGATE_SEARCH: dict[type, str] = {}
+
+
+def _aggregate_search_kind(cls: type) -> str:
+    if issubclass(cls, (exp.Subquery, exp.Query)):
+        return _QUERY
+    if issubclass(cls, exp.Window):
+        return _WINDOW
+    if issubclass(cls, exp.AggFunc) and not issubclass(cls, exp.Anonymous):
+        return _AGGREGATE
+    if issubclass(cls, exp.Anonymous):  # ``is_aggregate_name`` is False for every other class
+        return _NAMED
+    return _PLAIN
 
 
 def _arg_nodes(node: exp.Expression):
