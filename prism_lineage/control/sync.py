@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime
 import json
 import subprocess
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -349,8 +350,6 @@ class _Options:
 
 def _sync_locked(project, standing, access, environment: str, root: Path, revision: str | None,
                  approved: bool, options: _Options, after_store=None) -> SyncSummary:
-    import duckdb
-
     from ..governance.rollup import sync as rollup_sync
     from ..governance.statuses import SqlStatus
     from ..governance.transitions import sync_transition, transition
@@ -410,7 +409,12 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
         delta = index.last_delta
     except OSError as error:
         raise InputError(f"cannot use the index in {root}: {error.strerror or error}") from None
-    except duckdb.Error as error:
+    except Exception as error:
+        # DuckDB is imported only by what reads the index (a first sync never does): an error
+        # of its own can come only once it is loaded.
+        duckdb = sys.modules.get("duckdb")
+        if duckdb is None or not isinstance(error, duckdb.Error):
+            raise
         raise InputError(f"cannot read the index in {root}: {str(error).splitlines()[0]} (prism-lineage index "
                          f"repair --index {root.parent.parent} quarantines what cannot be read)") from None
     summary.epoch = epoch
