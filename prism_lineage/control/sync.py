@@ -474,7 +474,7 @@ class _StoreAside:
               after_store) -> _StoreAside | None:
         import os
 
-        if not STORE_ASIDE or not hasattr(os, "fork"):
+        if not STORE_ASIDE or not hasattr(os, "fork") or not _alone():
             return None
         epoch = index.reserve()
         temporary = None
@@ -521,6 +521,17 @@ class _StoreAside:
             pass
         Path(self.temporary).unlink(missing_ok=True)
         index.release(self.epoch)
+
+
+def _alone() -> bool:
+    """Whether this process may fork a child that uses SQLite: called from the main thread, with
+    no other thread running but the idle deep-stack reader (``prism_lineage.guarded``).  A host
+    program's own threads may hold a lock (SQLite's, the allocator's) that a forked child would
+    wait for forever; such a sync writes the store itself, after the epoch, as before."""
+    import threading
+
+    return threading.current_thread() is threading.main_thread() and all(
+        t is threading.main_thread() or t.name == "prism-lineage-deep" for t in threading.enumerate())
 
 
 def _store_in_child(root: Path, lineage, meta: dict, credentials: dict, temporary: str, summary: SyncSummary,
