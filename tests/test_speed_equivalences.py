@@ -330,3 +330,97 @@ def _check_without_columns() -> tuple[int, int]:
 def test_statements_whose_text_names_no_columns_hold_none():
     flagged, holding = run_guarded(_check_without_columns)
     assert flagged > 1000 and holding >= 2
+
+
+# --- session 6: a SELECT's aggregate search by node class -------------------------------------
+
+from itertools import product  # noqa: E402
+from types import SimpleNamespace  # noqa: E402
+
+from prism_lineage.frontends.sql import select as select_module  # noqa: E402
+from prism_lineage.functions import FunctionRegistry  # noqa: E402
+
+
+def _has_aggregate_in_before(root, state) -> bool:
+    """``select._has_aggregate_in`` as it was before session 6 (the reference)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (exp.Subquery, exp.Query)):
+            continue
+        if isinstance(node, exp.Window):
+            function = node.this
+            while isinstance(function, (exp.IgnoreNulls, exp.RespectNulls, exp.Filter)):
+                function = function.this
+            stack.extend(select_module._child_nodes(function))
+            stack.extend(a for key, a in select_module._arg_nodes(node) if key != "this")
+            continue
+        if (isinstance(node, exp.AggFunc) and not isinstance(node, exp.Anonymous)) or state.is_aggregate_name(node):
+            return True
+        stack.extend(select_module._child_nodes(node))
+    return False
+
+
+class _State:
+    is_aggregate_name = select_module.SelectState.is_aggregate_name
+
+    def __init__(self, functions):
+        self.ctx = SimpleNamespace(functions=functions)
+
+
+def _check_aggregate_search() -> tuple[int, int]:
+    states = [_State(None), _State(FunctionRegistry.default())]
+    # The golden cases and the TPC queries as written (``_texts`` in every dialect parses the
+    # same queries five more times: seconds, for no other select).
+    texts = [(case.dialect, case.sql) for case in map(read_case, all_cases())]
+    texts += [(dialect, text) for dialect, text in _texts() if dialect is None]
+    texts += [(None, "SELECT my_agg(a), median(b) OVER (), count(*) FILTER (WHERE x) FROM t"),
+              ("duckdb", "SELECT list(a) OVER w, arg_max(a, b), (SELECT max(c) FROM u) FROM t WINDOW w AS ()")]
+    compared = found = 0
+    for dialect_name, text in texts:
+        try:
+            trees = parse_statements(text, get_dialect(dialect_name), SourceText(text))
+        except PrismError:
+            continue
+        for tree in trees:
+            for select in tree.find_all(exp.Select):  # what ``_has_aggregate`` asks about
+                order = select.args.get("order")
+                nodes = [*select.expressions, select.args.get("having"), select.args.get("qualify"),
+                         *(order.expressions if order else [])]
+                for node, state in product(filter(None, nodes), states):
+                    expected = _has_aggregate_in_before(node, state)
+                    assert select_module._has_aggregate_in(node, state) == expected, (dialect_name, text, repr(node))
+                    compared += 1
+                    found += expected
+    return compared, found
+
+
+def test_the_aggregate_search_by_class_is_the_one_before():
+    compared, found = run_guarded(_check_aggregate_search)
+    assert compared > 7_000 and found > 1_000
+
+
+# --- session 6: one tokenizer and parser per dialect and thread --------------------------------
+
+def test_a_reused_parser_leaves_what_it_returned_before_untouched():
+    dialect = get_dialect("duckdb")
+    first_text = "SELECT a, b + 1 AS c FROM t WHERE d > 2; SELECT x FROM y"
+    first = parse_statements(first_text, dialect, SourceText(first_text))
+    kept = [tree.sql() for tree in first]
+    for text in ("SELECT q FROM r", "SELECT (", "SELECT 'unterminated", first_text):
+        try:
+            parse_statements(text, dialect, SourceText(text))
+        except PrismError:
+            pass
+    assert [tree.sql() for tree in first] == kept
+    again = parse_statements(first_text, dialect, SourceText(first_text))
+    assert [tree.sql() for tree in again] == kept and all(a is not b for a, b in zip(first, again))
+    # Another thread gets its own (a parse there while this thread's parser is idle).
+    import threading
+
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(
+        [t.sql() for t in parse_statements(first_text, dialect, SourceText(first_text))]))
+    worker.start()
+    worker.join()
+    assert seen == [kept]

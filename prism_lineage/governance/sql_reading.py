@@ -34,6 +34,7 @@ from ..frontends.sql import lower_sql
 from ..functions import FunctionRegistry
 from ..guarded import run_guarded
 from ..ir import Statement
+from ..ir.quick import quick_init
 from .statuses import SqlStatus
 from .sync_read import scanned_in_walk_order, statement_fields
 
@@ -44,6 +45,7 @@ Address = tuple[str, ...]
 Columns = tuple[tuple[str, str | None], ...]  # (name, type) in declared order
 
 
+@quick_init  # a statement makes dozens (a faster __init__, the same dataclass: ir/quick.py)
 @dataclass(frozen=True, slots=True)
 class ColumnLink:
     """A column of the read asset feeding a column of the written one."""
@@ -284,29 +286,44 @@ class SqlReader:
         status = None if analysed and len(analysed) == len(statements) else SqlStatus.NOT_PARSED
         owners = self._scan_owners(analysed)
         reads = tuple(dict.fromkeys(name for found in owners.values() for name in found))
-        links: dict[str, dict[ColumnLink, None]] = {name: {} for name in reads}
+        # Each link as a tuple of ColumnLink's fields first (hashed in C; a statement's links are
+        # mostly distinct), made into ColumnLinks once, in the order first met.
+        links: dict[str, dict[tuple, None]] = {name: {} for name in reads}
         outputs: list[str] = []
+        # A source (one tuple object per distinct source in a read: sync_read shares them) →
+        # where its links go: (the links of one asset, the column as the asset names it,
+        # relationship, transformation, confidence) for each asset it is a column of.
+        placed: dict[tuple, tuple] = {}
         owner_of: dict[str, tuple[str, tuple[str, ...]] | None] = {}  # a read's sources repeat (join keys)
         for found in fields:
             if found is None:  # a statement with no plan
                 continue
             for field_name, sources in found:
                 outputs.append(field_name)
-                for source_column, relationship, transformation, confidence in sources:
-                    if source_column in owner_of:
-                        owner = owner_of[source_column]
-                    else:
-                        owner = owner_of[source_column] = _owner_of(source_column, owners)
-                    if owner is not None:
-                        table, names = owner
-                        column = source_column[len(table) + 1:]
-                        for name in names:
+                for source in sources:
+                    entries = placed.get(source)
+                    if entries is None:
+                        source_column, relationship, transformation, confidence = source
+                        if source_column in owner_of:
+                            owner = owner_of[source_column]
+                        else:
+                            owner = owner_of[source_column] = _owner_of(source_column, owners)
+                        entries = ()
+                        if owner is not None:
+                            table, names = owner
+                            column = source_column[len(table) + 1:]
                             # Read again schema-less, a column its table does not have is
                             # traced by name only: never an exact edge from it.
-                            traced = "unknown" if re_read and not self.has_column(name, column) else confidence
-                            links[name][ColumnLink(column, field_name, relationship, transformation, traced)] = None
+                            entries = tuple([
+                                (links[name], column, relationship, transformation,
+                                 "unknown" if re_read and not self.has_column(name, column) else confidence)
+                                for name in names])
+                        placed[source] = entries
+                    for into, column, relationship, transformation, confidence in entries:
+                        into[(column, field_name, relationship, transformation, confidence)] = None
         return StatementRead(
-            key, status, reads, tuple((name, tuple(found)) for name, found in links.items()),
+            key, status, reads, tuple((name, tuple([ColumnLink(*link) for link in found]))
+                                      for name, found in links.items()),
             _usable_outputs(outputs) if status is None else None, tuple(recording.dependencies),
         )
 
@@ -371,6 +388,9 @@ class SqlReader:
 def top_level(column: str) -> str:
     """The top-level column of a column path (``items[].sku`` → ``items``)."""
     return re.split(r"[.\[]", column, maxsplit=1)[0]
+
+
+_UNPLACED = object()
 
 
 def _owner_of(column: str, owners: dict[str, tuple[str, ...]]) -> tuple[str, tuple[str, ...]] | None:

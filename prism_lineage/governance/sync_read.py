@@ -26,7 +26,7 @@ projects and of the golden SQL corpus.  Nothing here imports pydantic or the exp
 from __future__ import annotations
 
 from ..ir import Scan, Statement
-from ..ir.expressions import Expr, SortKey, Subquery, children
+from ..ir.expressions import _LEAVES, Call, Expr, SortKey, Subquery, children
 from ..ir.modify import WriteClause
 from ..ir.walk import _may_hold_expressions
 from ..lineage.edges import column_name
@@ -140,19 +140,27 @@ def _subqueries(node, out: list) -> None:
     ``subqueries_of`` over ``expressions_of`` finds them (a pre-order, left to right)."""
     values = [getattr(node, name) for name in _may_hold_expressions(node)]
     values.reverse()
+    pop, extend = values.pop, values.extend
     while values:
-        value = values.pop()
-        if value is None:
+        value = pop()
+        kind = type(value)
+        # The commonest first, by exact class: a leaf (a column read, a constant) holds no
+        # subquery, a call's children are its arguments (``children``), a tuple its items.
+        if kind in _LEAVES or value is None:
+            continue
+        if kind is Call or kind is tuple:
+            if value:
+                extend(reversed(value.args if kind is Call else value))
             continue
         if isinstance(value, Expr):
             if isinstance(value, Subquery):
                 out.append(value.relation)
             below = children(value)
             if below:
-                values.extend(reversed(below))
+                extend(reversed(below))
         elif isinstance(value, tuple):
             if value:
-                values.extend(reversed(value))
+                extend(reversed(value))
         elif isinstance(value, SortKey):
             values.append(value.expr)
         elif isinstance(value, WriteClause):

@@ -104,3 +104,63 @@ def test_forms_not_read_are_refused_with_where(database, sql, message) -> None:
         prism_lineage.explain(sql, SCHEMA, dialect="duckdb")
     assert message in error.value.message
     assert error.value.line == 1
+
+
+# --- field trials 54-56 (session 6): DuckDB's test suite forms, DuckDB the oracle ----------------
+
+@pytest.mark.parametrize("sql", [
+    "PIVOT sales ON quarter IN ('Q1', 'Q2') USING SUM(amount + 1)",
+    "PIVOT sales ON quarter IN ('Q1', 'Q2') USING SUM(amount + units) GROUP BY region",
+    "SELECT * FROM sales PIVOT (SUM(amount + 1) FOR quarter IN ('Q1', 'Q2'))",
+    "SELECT * FROM sales PIVOT (SUM(amount * 2) AS s, MAX(units - 1) AS m FOR quarter IN ('Q1', 'Q2'))",
+])
+def test_a_column_an_aggregate_reads_in_an_expression_is_no_group_key(database, sql) -> None:
+    """Trial 55: ``SUM(amount + 1)`` reads amount, so amount is neither a key nor a column."""
+    names = [d[0] for d in database.execute(sql).description]
+    [statement] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
+    assert [f.name for f in statement.fields] == names
+    keys = {"sales." + n for n in names if n in SCHEMA["sales"]}  # DuckDB's group keys
+    assert "sales.amount" not in keys
+    for field in statement.fields:
+        assert {s.column for s in field.sources if s.relationship == "grouping"} == keys, field.name
+
+
+@pytest.mark.parametrize("sql", [
+    "PIVOT sales ON quarter IN (SELECT DISTINCT quarter FROM sales ORDER BY quarter DESC) USING SUM(amount)",
+    "PIVOT sales ON quarter IN quarters USING SUM(amount) GROUP BY region",
+    "SELECT * FROM sales PIVOT (SUM(amount) FOR quarter IN quarters) AS p",
+])
+def test_values_known_at_run_time_are_a_star(database, sql) -> None:
+    """Trial 54: ``IN enum_type`` / ``IN (SELECT …)``: the columns are values the SQL does not
+    spell — the keys DuckDB gives, then '*' (said), never the input's columns exact."""
+    database.execute("CREATE TYPE IF NOT EXISTS quarters AS ENUM ('Q1', 'Q2')")
+    names = [d[0] for d in database.execute(sql).description]
+    [statement] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
+    known = [f.name for f in statement.fields if f.name != "*"]
+    assert known == names[:len(known)] and len(names) > len(known)
+    assert "amount" not in known
+    [star] = [f for f in statement.fields if f.name == "*"]
+    assert {(s.column, s.transformation) for s in star.sources if s.relationship == "value"} == \
+        {("sales.amount", "aggregate")}
+    assert "sales.quarter" in {s.column for s in star.sources if s.relationship == "control"}
+    assert any("found at run time" in u.reason for u in statement.uncertain)
+
+
+def test_an_unpivoted_expression_consumes_its_column(database) -> None:
+    """Trial 56: ``IN (amount::VARCHAR, quarter)`` unpivots amount (labelled amount), not kept."""
+    sql = "SELECT * FROM sales UNPIVOT (value FOR name IN (amount::VARCHAR, quarter))"
+    cursor = database.execute(sql)
+    names = [d[0] for d in cursor.description]
+    labels = {row[names.index("name")] for row in cursor.fetchall()}
+    [statement] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
+    assert [f.name for f in statement.fields] == names == ["region", "units", "name", "value"]
+    value = statement.fields[3]
+    assert {(s.column, s.transformation) for s in value.sources if s.relationship == "value"} == \
+        {("sales.amount", "expression"), ("sales.quarter", "identity")}
+    assert labels == {"amount", "quarter"}
+    bad = "SELECT * FROM sales UNPIVOT (value FOR name IN ((amount + units)::VARCHAR, quarter))"
+    with pytest.raises(duckdb.BinderException):
+        database.execute(bad)
+    with pytest.raises(InvalidStatementError) as error:
+        prism_lineage.explain(bad, SCHEMA, dialect="duckdb")
+    assert "exactly one column" in error.value.message

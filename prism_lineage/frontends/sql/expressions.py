@@ -560,7 +560,13 @@ class ExpressionLowerer:
     def cast(self, node: exp.Cast, mode: Mode) -> Expr:
         arg = self.lower(node.this, mode)
         to = node.args.get("to")
-        type_ = type_text(to, self.ctx.dialect).upper() if to is not None else None
+        type_ = None
+        if to is not None:
+            type_ = type_text(to, self.ctx.dialect)
+            # Upper-cased as the type names are spelled elsewhere — but not a type that names
+            # fields (``STRUCT<a INT64>``): a field keeps its name as written (``a``, not ``A``).
+            if not (isinstance(to, exp.DataType) and to.args.get("nested") and to.find(exp.ColumnDef)):
+                type_ = type_.upper()
         name = "try_cast" if isinstance(node, exp.TryCast) or node.args.get("safe") else "cast"
         return self._call(name, [arg], node, type_)
 

@@ -287,6 +287,14 @@ def _unnest(node: exp.Unnest, ctx: "LoweringContext") -> Form:
                 continue
             default = "f0_" if dialect == "bigquery" else "unnest"
             name = names.pop(0) if names else default
+            if dialect == "bigquery" and not fields and element.kind in ("unknown", "struct"):
+                # BigQuery, elements of a type not declared: ``*`` lists the element as one
+                # column (``f0_`` or the alias) when it is not a struct, and the struct's fields
+                # when it is — which, nothing tells.  The element stays readable by name; ``*``
+                # stands for the columns it makes, which are not known (trial s5-2a).
+                out.append(Output(name, GeneratedColumn(E, position, "[]"), _type(element), starred=False))
+                out.append(Output("*", GeneratedColumn(E, position, "[]"), None, starred=True))
+                continue
             # BigQuery: the element is a value table; its fields are columns too, and they are
             # what ``*`` lists ("a separate column for each field in the STRUCT").
             value_table = bool(fields) and dialect == "bigquery"
@@ -564,8 +572,21 @@ def from_item(queries, item: exp.Expression, scope, env, alias: str | None, colu
     columns = [(o.name, f) for o, f in zip(outputs, relation.columns)]
     source = Source(name or "", name or form.function, relation.id, columns, aliased=True,
                     unstarred=frozenset(o.name.lower() for o in outputs if not o.starred),
-                    fields_of=_undeclared_elements(form, args, outputs, relation, ctx))
+                    fields_of=_undeclared_elements(form, args, outputs, relation, ctx),
+                    star_reason=_star_reason(form, outputs))
     return (lambda: relation), [source]
+
+
+def _star_reason(form: Form, outputs: list[Output]) -> str | None:
+    """Why the columns a generator's ``*`` column stands for are not known, or ``None``."""
+    star = next((o for o in outputs if o.name == "*"), None)
+    if star is None:
+        return None
+    if star.reason:
+        return star.reason
+    what = form.args[0].sql(dialect="bigquery") if len(form.args) == 1 else form.function
+    return (f"the type of the elements of {what} is not declared: its columns are the fields of a struct element "
+            "(BigQuery lists them), else the element as one column; which, and their names, are unknown")
 
 
 def _undeclared_elements(form: Form, args: list[Expr], outputs: list[Output], relation: Relation,

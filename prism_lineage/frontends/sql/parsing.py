@@ -22,6 +22,7 @@ backstop should anything else recurse too deeply.
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from operator import attrgetter
@@ -64,14 +65,14 @@ def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[ex
     # One batch (every text but a T-SQL script with GO lines): its list as it is, not a copy
     # (the copy was ~0.8% of explaining TPC-DS; the check only reads it).
     tokens = batches[0] if len(batches) == 1 else [t for batch in batches for t in batch]
-    check_nesting(tokens, source, constructors=_constructors(dialect))
+    types = list(map(_TOKEN_TYPE, tokens))
+    check_nesting(tokens, source, constructors=_constructors(dialect), types=types)
     parsed = []
     for batch in batches:
         parsed += _parse(batch, text, dialect, source)
     # ``;;`` and a ``;`` after nothing but comments parse as a Semicolon: no statement.
     statements = [statement for statement in parsed
                   if statement is not None and not isinstance(statement, exp.Semicolon)]
-    types = list(map(_TOKEN_TYPE, tokens))
     place_empty_select_lists(tokens, statements, types)
     if TokenType.HASH in types:  # (a C-speed test: DuckDB's ``#n`` is rare)
         place_positional_columns(tokens, statements, types)
@@ -150,7 +151,7 @@ def _moved(tokens: list[Token], text: str, offset: int) -> list[Token]:
 def _parse(tokens: list[Token], text: str, dialect: Dialect, source: SourceText) -> list[exp.Expression | None]:
     if not tokens:
         return []
-    parser = dialect.parser()
+    parser = _reused(dialect)[1]
     try:
         return parser.parse(tokens, text)
     except sqlglot_errors.ParseError as error:
@@ -256,6 +257,27 @@ def keyword_before(text: str, offset: int, dialect: Dialect, keyword: TokenType)
 
 # --- tokens ------------------------------------------------------------------------------------
 
+# One tokenizer and one parser per dialect and thread, made on first use: sqlglot makes a new
+# one for every ``dialect.tokenizer()``/``dialect.parser()`` (the tokenizer copies some thirty
+# settings into its core each time: ~2% of reading a short statement), and both start afresh
+# on every call (``reset()`` first: new lists for tokens, errors and chunks, so what an earlier
+# call returned is never touched).  Neither calls back into this package while it works, so a
+# thread never uses one while it is already in use; threads do not share them.
+_PER_THREAD = threading.local()
+
+
+def _reused(dialect: Dialect) -> tuple:
+    found = getattr(_PER_THREAD, "tools", None)
+    if found is None:
+        found = _PER_THREAD.tools = {}
+    tools = found.get(id(dialect))
+    if tools is None or tools[2] is not dialect:  # (an id is reused only once its dialect is gone)
+        if len(found) >= 32:  # dialects made per call (settings in the name) are not kept
+            found.clear()
+        tools = found[id(dialect)] = (dialect.tokenizer(), dialect.parser(), dialect)
+    return tools
+
+
 # What an unterminated token is, by how it starts, and what is not closed.
 _OPENING = (
     ("/*", "comment", "the /* that opens it has no */"),
@@ -268,7 +290,7 @@ _OPENING = (
 
 
 def tokenize(text: str, dialect: Dialect, source: SourceText) -> list[Token]:
-    tokenizer = dialect.tokenizer()
+    tokenizer = _reused(dialect)[0]
     try:
         return tokenizer.tokenize(text)
     except sqlglot_errors.TokenError:
@@ -322,14 +344,20 @@ _COUNTED = tuple(_CLOSERS) + tuple(_PREFIX)  # what may add a level
 
 
 def too_deep(tokens: list[Token], limit: int, constructors: frozenset[TokenType] = frozenset(),
-             constructor_limit: int = MAX_CONSTRUCTOR_NESTING) -> tuple[Token, int, bool] | None:
+             constructor_limit: int = MAX_CONSTRUCTOR_NESTING,
+             types: list[TokenType] | None = None) -> tuple[Token, int, bool] | None:
     """The first token where the nesting passes ``limit`` (or the nesting of type-like
     constructors passes ``constructor_limit``), the index of its statement (counting
     non-empty statements, as the parser does) and whether it was a constructor; ``None`` if
     the nesting stays within both."""
     # Fast path (almost every statement): with no more openers in the whole text than the
-    # limit allows, nothing can nest deeper than it.
-    counts = Counter(map(_TOKEN_TYPE, tokens))
+    # limit allows, nothing can nest deeper than it — surely so with no more tokens than that
+    # and no constructor (two C-speed tests instead of counting every token's type).
+    if types is None:
+        types = list(map(_TOKEN_TYPE, tokens))
+    if len(types) <= limit and constructors.isdisjoint(types):
+        return None
+    counts = Counter(types)
     if (sum(counts[kind] for kind in _COUNTED) <= limit
             and sum(counts[kind] for kind in constructors) <= constructor_limit):
         return None
@@ -374,9 +402,9 @@ def too_deep(tokens: list[Token], limit: int, constructors: frozenset[TokenType]
 
 
 def check_nesting(tokens: list[Token], source: SourceText, limit: int | None = None,
-                  constructors: frozenset[TokenType] = frozenset()) -> None:
+                  constructors: frozenset[TokenType] = frozenset(), types: list[TokenType] | None = None) -> None:
     limit = MAX_NESTING if limit is None else limit
-    found = too_deep(tokens, limit, constructors)
+    found = too_deep(tokens, limit, constructors, types=types)
     if found is None:
         return
     token, statement, constructor = found

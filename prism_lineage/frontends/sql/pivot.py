@@ -128,6 +128,8 @@ def _pivot(queries: "QueryLowerer", pivot: exp.Pivot, build, source: "Source", s
     # Several FOR (DuckDB ``FOR quarter IN ('Q1') region IN ('r1')``, ``ON quarter IN …, region IN …``):
     # one measure per combination of values, filtered on every pivot column (``Q1_r1``).
     pivot_columns = [lowerer.lower(f.this) for f in field_nodes]
+    if any(_values_at_run_time(f) for f in field_nodes):
+        return _pivot_at_run_time(lowerer, pivot, field_nodes, pivot_columns, columns, build)
     value_lists = [[(v.this, v.args.get("alias")) if isinstance(v, exp.PivotAlias) else (v, None)
                     for v in f.expressions] for f in field_nodes]
     aggregations = [(a.this, a.args.get("alias")) if isinstance(a, exp.Alias) else (a, None)
@@ -151,7 +153,9 @@ def _pivot(queries: "QueryLowerer", pivot: exp.Pivot, build, source: "Source", s
                                    (_clone(pivot_column, ctx), literal)))
             condition = and_all(ctx, checks)
             call = _aggregate(aggregation, lowerer, condition, ctx)
-            read.update(a.field for a in call.args if isinstance(a, FieldRef))
+            # Every column the aggregate reads, also inside an expression (``SUM(amount + 1)``):
+            # none of them is an implicit group key (DuckDB, Spark; field trial 55).
+            read.update(r.field for a in call.args for r in iter_tree(a) if isinstance(r, FieldRef))
             measures.append(call)
             measure_fields.append(Field(field_id(aggregate_id, f"m{position}"), names[position], call.type, call.origin))
             position += 1
@@ -164,6 +168,61 @@ def _pivot(queries: "QueryLowerer", pivot: exp.Pivot, build, source: "Source", s
                 if f.id not in read]
     relation = build()  # after every column it must list was named
     key_fields = [Field(field_id(aggregate_id, i), _key_name(k, relation), k.type, k.origin) for i, k in enumerate(keys)]
+    return Aggregate(aggregate_id, origin, relation, tuple(keys), tuple(measures),
+                     tuple(key_fields) + tuple(measure_fields))
+
+
+def _values_at_run_time(node: exp.In) -> bool:
+    """``IN enum_type`` (DuckDB: the type's values) or ``IN (SELECT …)``: the values, so the
+    pivoted columns, are known only when the query runs (field trial 54)."""
+    return not node.expressions or any(isinstance(v, exp.Query) for v in node.expressions)
+
+
+def _pivot_at_run_time(lowerer, pivot: exp.Pivot, field_nodes: list[exp.In], pivot_columns: list[Expr],
+                       columns, build) -> Relation:
+    """A PIVOT whose values are found at run time: as DuckDB's PIVOT without IN — the group
+    keys, then one field ``*`` standing for the pivoted columns, whose names are unknown (said);
+    each is the aggregate filtered on the pivot column equal to one of the values (a subquery
+    giving them is read: control)."""
+    ctx = lowerer.ctx
+    origin = lowerer._span(pivot) or _first_origin(pivot, ctx)
+    shown = " ".join(f.sql(dialect=ctx.dialect) for f in field_nodes)
+    aggregations = [a.this if isinstance(a, exp.Alias) else a for a in pivot.expressions]
+    if len(aggregations) != 1:
+        raise InvalidStatementError(
+            f"PIVOT … FOR {shown}: its columns are the values found at run time, and with several aggregates "
+            "which column is which is not read by prism_lineage: pivot with one aggregate, or list the values",
+            origin=origin)
+    aggregate_id = ctx.ids.new("aggregate", origin)
+    checks: list[Expr] = []
+    for column, node in zip(pivot_columns, field_nodes):
+        query = node.args.get("query") or next((v for v in node.expressions if isinstance(v, exp.Query)), None)
+        value = lowerer.lower(query if isinstance(query, exp.Subquery) or query is None else exp.Subquery(
+            this=query.copy())) if query is not None else Literal(ctx.ids.new("lit", origin), origin, None, None)
+        checks.append(Call(ctx.ids.new("call", origin), origin, T.BOOLEAN, "eq", (_clone(column, ctx), value)))
+    measure = _aggregate(aggregations[0], lowerer, and_all(ctx, checks), ctx)
+    return _run_time_aggregate(lowerer, aggregate_id, pivot.args.get("group"), pivot_columns, [measure], columns, build,
+                               f"PIVOT … FOR {shown}: its columns are the values found at run time (an ENUM type's "
+                               "or a subquery's), so their names are unknown; '*' stands for them", origin)
+
+
+def _run_time_aggregate(lowerer, aggregate_id: str, group, pivot_columns: list[Expr], measures: list[AggregateCall],
+                        columns, build, reason: str, origin) -> Aggregate:
+    """The group keys (GROUP BY, else every column neither the pivot columns nor the aggregates
+    read), then one ``*`` field per aggregate standing for the pivoted columns."""
+    ctx = lowerer.ctx
+    if group is not None:
+        keys = [lowerer.lower(k) for k in group.expressions]
+    else:
+        # Every column neither ON nor USING names groups the rows (DuckDB: GROUP BY ALL over them).
+        read = {r.field for e in [*pivot_columns, *(a for m in measures for a in m.args)]
+                for r in iter_tree(e) if isinstance(r, FieldRef)}
+        keys = [FieldRef(ctx.ids.new("col", f.origin), f.origin, f.type, f.id) for _, f in columns
+                if f.id not in read]
+    relation = build()
+    ctx.uncertain_about(reason, "*", origin)
+    key_fields = [Field(field_id(aggregate_id, i), _key_name(k, relation), k.type, k.origin) for i, k in enumerate(keys)]
+    measure_fields = [Field(field_id(aggregate_id, f"m{i}"), "*", m.type, m.origin) for i, m in enumerate(measures)]
     return Aggregate(aggregate_id, origin, relation, tuple(keys), tuple(measures),
                      tuple(key_fields) + tuple(measure_fields))
 
@@ -235,24 +294,34 @@ def _unpivot(queries: "QueryLowerer", pivot: exp.Pivot, build, source: "Source",
         columns = entry.this if isinstance(entry, exp.PivotAlias) else entry
         columns = columns.expressions if isinstance(columns, exp.Tuple) else [columns]
         refs = [lowerer.lower(c) for c in columns]
+        for column, ref in zip(columns, refs):
+            if not isinstance(ref, FieldRef) and len({r.field for r in iter_tree(ref) if isinstance(r, FieldRef)}) != 1:
+                # DuckDB: "UNPIVOT clause must contain exactly one column" (an expression over one
+                # column is that column unpivoted, named after it).
+                raise InvalidStatementError(
+                    f"UNPIVOT … IN ({column.sql(dialect=ctx.dialect)}): an unpivoted expression must read exactly "
+                    "one column", origin=lowerer._span(column) or lowerer._span(entry))
         if len(refs) != len(value_names):
             raise InvalidStatementError(f"UNPIVOT lists {len(refs)} columns where it names {len(value_names)} values",
                                         origin=lowerer._span(entry))
         label = norm.part(alias) if isinstance(alias, exp.Identifier) else (
-            alias.name if alias is not None else "_".join(c.name for c in columns))
-        groups.append((label, refs, lowerer._span(entry)))
-    listed = {r.field for _, refs, _ in groups for r in refs if isinstance(r, FieldRef)}
+            alias.name if alias is not None else "_".join(_label(c, r, lowerer) for c, r in zip(columns, refs)))
+        groups.append((label, refs, lowerer._span(entry), columns))
+    # An unpivoted expression (``amount::VARCHAR``) consumes its column as a listed column does
+    # (DuckDB; field trial 56): it is not kept.
+    listed = {r.field for _, refs, _, _ in groups for ref in refs for r in iter_tree(ref) if isinstance(r, FieldRef)}
     relation = build()
     kept = [f for _, f in inputs if f.id not in listed]
     names = [f.name for f in kept] + [name_column] + value_names
     include_nulls = bool(pivot.args.get("include_nulls"))
     result: Relation | None = None
-    for label, refs, origin in groups:
+    for label, refs, origin, nodes in groups:
         branch: Relation = relation
         if not include_nulls:
             checks = [Call(ctx.ids.new("call", r.origin), r.origin, T.BOOLEAN, "not",
-                           (Call(ctx.ids.new("call", r.origin), r.origin, T.BOOLEAN, "is_null", (_clone(r, ctx),)),))
-                      for r in refs]
+                           (Call(ctx.ids.new("call", r.origin), r.origin, T.BOOLEAN, "is_null",
+                                 (_clone(r, ctx) if isinstance(r, FieldRef) else lowerer.lower(n),)),))
+                      for r, n in zip(refs, nodes)]
             predicate = and_all(ctx, checks)
             branch = Filter(ctx.ids.new("filter", origin), origin, branch, predicate, "where")
         exprs: list[Expr] = [FieldRef(ctx.ids.new("col", f.origin), f.origin, f.type, f.id) for f in kept]
@@ -265,6 +334,15 @@ def _unpivot(queries: "QueryLowerer", pivot: exp.Pivot, build, source: "Source",
         result = branch if result is None else _union_all(result, branch, ctx)
     assert result is not None
     return result
+
+
+def _label(column: exp.Expression, ref: Expr, lowerer) -> str:
+    """The name a listed column gives its rows: the column's; an expression's is the one
+    column it reads (DuckDB: ``amount::VARCHAR`` is ``amount``)."""
+    if isinstance(column, exp.Column):
+        return column.name
+    inner = next((c for c in column.find_all(exp.Column)), None)
+    return inner.name if inner is not None else column.name
 
 
 def _union_all(left: Relation, right: Relation, ctx) -> Relation:
@@ -341,24 +419,10 @@ def pivot_statement(node: exp.Pivot, queries: "QueryLowerer", env: "CteEnv") -> 
                                (_clone(c, ctx), Literal(ctx.ids.new("lit", origin), origin, None, None)))
                           for c in pivot_columns]
     measures = [_aggregate(u, lowerer, and_all(ctx, checks), ctx) for u in using]
-    group = node.args.get("group")
-    if group is not None:
-        keys = [lowerer.lower(k) for k in group.expressions]
-    else:
-        # Every column neither ON nor USING names groups the rows (DuckDB: GROUP BY ALL over them).
-        read = {r.field for e in [*pivot_columns, *(a for m in measures for a in m.args)]
-                for r in iter_tree(e) if isinstance(r, FieldRef)}
-        keys = [FieldRef(ctx.ids.new("col", f.origin), f.origin, f.type, f.id) for _, f in columns
-                if f.id not in read]
-    relation = build()
     shown = ", ".join(on.sql(dialect=ctx.dialect) for on in ons)
-    ctx.uncertain_about(
-        f"PIVOT ON {shown} without IN: its columns are the values found at run time, so "
-        "their names are unknown; '*' stands for them", "*", origin)
-    key_fields = [Field(field_id(aggregate_id, i), _key_name(k, relation), k.type, k.origin) for i, k in enumerate(keys)]
-    measure_fields = [Field(field_id(aggregate_id, f"m{i}"), "*", m.type, m.origin) for i, m in enumerate(measures)]
-    return Aggregate(aggregate_id, origin, relation, tuple(keys), tuple(measures),
-                     tuple(key_fields) + tuple(measure_fields))
+    return _run_time_aggregate(lowerer, aggregate_id, node.args.get("group"), pivot_columns, measures, columns, build,
+                               f"PIVOT ON {shown} without IN: its columns are the values found at run time, so "
+                               "their names are unknown; '*' stands for them", origin)
 
 
 def _statement_names(ons: list[exp.In], using: list[exp.Expression]) -> list[str]:

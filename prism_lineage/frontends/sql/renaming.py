@@ -10,6 +10,8 @@ spelled like the new name, which is what reading the name through the star would
 
 from __future__ import annotations
 
+import re
+
 from ...ir import AccessKind, CandidateRef, Expr, Field, FieldRef, NestedAccess, Project, Relation, field_id
 from ...lineage.paths import UNKNOWN_PART
 from ...ir.origin import Origin
@@ -28,7 +30,10 @@ def stored_names(names: list[str], ctx: LoweringContext) -> list[str]:
     ``a, a_1``.  Other dialects keep the names as they are (a reference to a duplicated one is
     then ambiguous there, or the CREATE is refused by the engine).  Stars (unknown columns)
     are left alone."""
-    if type(ctx.dialect).__name__.lower() != "duckdb":
+    dialect = type(ctx.dialect).__name__.lower()
+    if dialect == "sqlite":
+        return _sqlite_names(names)
+    if dialect != "duckdb":
         return names
     used: set[str] = set()
     out = []
@@ -41,6 +46,30 @@ def stored_names(names: list[str], ctx: LoweringContext) -> list[str]:
         while unique.lower() in used:
             k += 1
             unique = f"{name}_{k}"
+        used.add(unique.lower())
+        out.append(unique)
+    return out
+
+
+def _sqlite_names(names: list[str]) -> list[str]:
+    """SQLite's unique names (``sqlite3ColumnsFromExprList``, measured on SQLite 3.40): a name
+    taken (without case) loses a ``:digits`` tail and gets ``:1``, then ``:2`` … counted anew for
+    each column — ``a, a, "a:1"`` is ``a, a:1, a:2``, ``a, A, a`` is ``a, A:1, a:2``.  After a
+    fourth try SQLite draws the number at random: such a name is left as written (a reference
+    to it is then refused as ambiguous, never read as a guess)."""
+    used: set[str] = set()
+    out = []
+    for name in names:
+        if name == "*" or name.endswith(".*"):
+            out.append(name)
+            continue
+        unique, count = name, 0
+        stem = re.sub(r":[0-9]*$", "", name) if re.search(r".:[0-9]*$", name) else name
+        while unique.lower() in used and count < 4:
+            count += 1
+            unique = f"{stem}:{count}"
+        if unique.lower() in used:
+            unique = name
         used.add(unique.lower())
         out.append(unique)
     return out

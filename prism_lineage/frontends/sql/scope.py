@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlglot import exp
+from sqlglot.dialects.dialect import NormalizationStrategy
 
 from ...errors import AmbiguousColumnError, UnknownColumnError, UnknownTableError
 from ...ir import AccessKind, CandidateRef, Expr, Field, FieldRef, NestedAccess, Origin, OuterRef
@@ -44,6 +45,9 @@ class Source:
     # BigQuery's ``UNNEST(a)`` of elements whose type is not known: the element may be a struct,
     # whose fields are columns too (a value table) — any name not listed may be one of them.
     fields_of: Field | None = None
+    # Why the columns its ``*`` column stands for are not known (a generator's, said under
+    # ``uncertain`` when ``SELECT *`` lists them).
+    star_reason: str | None = None
     _index: dict[str, list[Field]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -278,6 +282,8 @@ class Scope:
             source = scope.source(qualifier)
             if source is not None:
                 found = source.find(name)
+                if found is not None and source.scan is None and len(source._index[name.lower()]) > 1:
+                    self._refuse_duplicated(source, name, origin)
                 if found is None:
                     if not source.is_open:
                         raise UnknownColumnError(name, table=source.label, available=source.names(), origin=origin)
@@ -309,6 +315,8 @@ class Scope:
                     continue
                 field = source.find(name)
                 if field is not None:
+                    if scan is None and len(source._index[key]) > 1:
+                        self._refuse_duplicated(source, name, origin)
                     if match is not None:
                         holders = [s for s in scope.sources if s.has(key) and s.find(name) is not None]
                         raise AmbiguousColumnError(name, [f"{s.alias}.{name}" for s in holders], origin)
@@ -336,6 +344,27 @@ class Scope:
                   f"column '{name}' is not in the schema and could come from {labels} or from the enclosing "
                   f"query's {', '.join(outer)}")
         return CandidateRef(self.ctx.ids.new("col", origin), origin, None, fields, reason)
+
+    def _refuse_duplicated(self, source: Source, name: str, origin: Origin | None) -> None:
+        """A name a derived table, CTE or VALUES list has twice (``(SELECT a, b AS a FROM t) x``,
+        a join's ``SELECT *``): Postgres, Spark, Snowflake, BigQuery, Trino, Oracle, T-SQL refuse a
+        reference to it as ambiguous and MySQL the derived table itself, so no column is picked —
+        never the first, exact.  DuckDB and SQLite rename duplicates (``stored_names``), so they
+        never get here; ClickHouse runs such a query only when both are one expression, and reads
+        the first."""
+        dialect = type(self.ctx.dialect).__name__.lower()
+        if dialect == "clickhouse":
+            return
+        same = [(i, n) for i, (n, _) in enumerate(source.columns) if n.lower() == name.lower()]
+        strategy = self.ctx.dialect.normalization_strategy
+        if strategy in (NormalizationStrategy.LOWERCASE, NormalizationStrategy.UPPERCASE) and \
+                any(n == name for _, n in same):
+            # The query's names are normalised as the dialect does: a quoted name of another case
+            # (Postgres ``a`` and ``"A"``) is another column.  Names spelt by the schema are not
+            # normalised, so without an exact match every spelling counts.
+            same = [(i, n) for i, n in same if n == name]
+        if len(same) > 1:
+            raise AmbiguousColumnError(name, [f"{source.label}.{n} (column {i + 1})" for i, n in same], origin)
 
     def _maybe_candidates(
         self, found: Expr, open_inner: list[tuple[Source, int]], name: str, origin: Origin | None, depth: int

@@ -521,7 +521,24 @@ def _refuse_unread_clauses(node: exp.Select, ctx) -> None:
 def _select_items(node: exp.Select, state: SelectState) -> list[SelectItem]:
     ctx = state.ctx
     items: list[SelectItem] = []
+    # Where the text names no COLUMNS (the parse step marks the statement), a plain column or
+    # an alias of anything but an ``unnest`` is one item named as it is written: every test
+    # below says so (no star, no star pattern, no COLUMNS, no generator), so they are skipped.
+    root = node.root()
+    plain = bool(root._meta and root._meta.get(stars.WITHOUT_COLUMNS))
+    output_name = ctx.normalizer.output_name
     for position, expression in enumerate(node.expressions):
+        kind = type(expression)
+        if kind is exp.Column:
+            this = expression.this
+            if type(this) is exp.Identifier:  # (``_output_name`` of a column)
+                items.append(SelectItem(output_name(this), expression))
+                continue
+        elif kind is exp.Alias and plain and type(expression.this) is not exp.Explode:
+            alias = expression.args.get("alias")
+            if type(alias) is exp.Identifier:  # (``_output_name`` of an alias)
+                items.append(SelectItem(output_name(alias), expression))
+                continue
         if isinstance(expression, exp.Star):
             items.extend(_expand_star(expression, None, state))
         elif isinstance(expression, exp.Column) and isinstance(expression.this, exp.Star):
@@ -614,6 +631,9 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
             norm.part(alias.args["alias"])
     items: list[SelectItem] = []
     open_sources = [s for s in scope.sources if s.is_open] if column is None else []
+    # Sources whose ``*`` column stands for columns nobody knows: a table without a schema, or a
+    # generator whose columns depend on a type not declared (BigQuery's UNNEST of such elements).
+    star_count = sum(1 for name, _ in entries if name == "*") if column is None else 1
     # The star as written, for messages and the reason over a USING join: only when a modifier or
     # that reason may need it (generating it copies the node, and most stars have neither).
     written = (column if column is not None else star).sql(dialect=ctx.dialect) \
@@ -641,9 +661,14 @@ def _expand_star(star: exp.Star, column: exp.Column | None, state: SelectState, 
             continue
         if name == "*":
             owner = next((s for s in (open_sources or scope.sources) if s.is_open and s.open_column("*") is target), None)
-            label = owner.label if owner is not None else prefix.rstrip(".")
-            shown = "*" if len(open_sources) <= 1 and column is None else f"{(owner.alias if owner else label)}.*"
+            generated = None
+            if owner is None:
+                generated = next((s for s in scope.sources if s.star_reason and s.find("*") is target), None)
+            label = (owner or generated).label if (owner or generated) is not None else prefix.rstrip(".")
+            shown = "*" if star_count <= 1 and column is None else \
+                f"{((owner or generated).alias if (owner or generated) else label) or label}.*"
             ctx.uncertain_about(
+                f"SELECT * over {label}: {generated.star_reason}" if generated is not None else
                 f"SELECT * over {label}, whose columns are not in the schema: the output columns it "
                 "stands for are unknown",
                 shown,
@@ -932,22 +957,53 @@ def _has_aggregate(node: exp.Select, state: SelectState) -> bool:
 
 
 def _has_aggregate_in(root: exp.Expression, state: SelectState) -> bool:
+    # Asked for every node of every select item of a SELECT without GROUP BY: what a node is
+    # (a query not looked into, a window, an aggregate, a function call that may name one, or
+    # anything else) is looked up by its class once, and its children are listed by sqlglot's
+    # compiled ``iter_expressions`` (the same nodes in the same order as ``_child_nodes``).
     stack = [root]
+    pop, extend = stack.pop, stack.extend
+    kinds = _AGGREGATE_SEARCH
     while stack:
-        node = stack.pop()
-        if isinstance(node, (exp.Subquery, exp.Query)):
-            continue
-        if isinstance(node, exp.Window):
+        node = pop()
+        kind = kinds.get(type(node))
+        if kind is None:
+            kind = kinds[type(node)] = _aggregate_search_kind(type(node))
+        if kind is _PLAIN:
+            extend(node.iter_expressions())
+        elif kind is _AGGREGATE:
+            return True
+        elif kind is _NAMED:
+            if state.is_aggregate_name(node):
+                return True
+            extend(node.iter_expressions())
+        elif kind is _WINDOW:
             function = node.this
             while isinstance(function, (exp.IgnoreNulls, exp.RespectNulls, exp.Filter)):
                 function = function.this
             stack.extend(_child_nodes(function))
             stack.extend(a for key, a in _arg_nodes(node) if key != "this")
-            continue
-        if (isinstance(node, exp.AggFunc) and not isinstance(node, exp.Anonymous)) or state.is_aggregate_name(node):
-            return True
-        stack.extend(_child_nodes(node))
+        # _QUERY: a subquery's aggregates are its own
     return False
+
+
+# What ``_has_aggregate_in`` does with a node of a class: look inside (plain), skip (a query),
+# the window's own rule, stop (an aggregate sqlglot models), or ask the function registry (a
+# function sqlglot does not know: ``is_aggregate_name``).
+_PLAIN, _QUERY, _WINDOW, _AGGREGATE, _NAMED = "plain", "query", "window", "aggregate", "named"
+_AGGREGATE_SEARCH: dict[type, str] = {}
+
+
+def _aggregate_search_kind(cls: type) -> str:
+    if issubclass(cls, (exp.Subquery, exp.Query)):
+        return _QUERY
+    if issubclass(cls, exp.Window):
+        return _WINDOW
+    if issubclass(cls, exp.AggFunc) and not issubclass(cls, exp.Anonymous):
+        return _AGGREGATE
+    if issubclass(cls, exp.Anonymous):  # ``is_aggregate_name`` is False for every other class
+        return _NAMED
+    return _PLAIN
 
 
 def _arg_nodes(node: exp.Expression):

@@ -30,6 +30,10 @@ def generator_rule(node: Generator, ctx: RuleContext) -> None:
     for output, field in zip(node.outputs, node.columns):
         if output.role is GeneratedRole.SEQUENCE:
             continue
+        # A column named ``*`` stands for columns whose number and names are not known (BigQuery's
+        # UNNEST of elements of an undeclared type): what it reads is known, what it is is not.
+        confidence, unsure = (own, node.reason) if field.name != "*" else (Confidence.CONSERVATIVE, node.reason or (
+            f"{node.function} makes columns that are not known (the type of what it reads is not declared)"))
         arg_at = output.arg
         if arg_at is None:
             args = node.args
@@ -43,5 +47,5 @@ def generator_rule(node: Generator, ctx: RuleContext) -> None:
                 if output.role in _READS_PARTS and output.path and i.transformation in _SHAPE_KEEPING:
                     path = (path or "") + output.path
                 ctx.edge(i.field, field.id, Relationship.VALUE, strongest(i.transformation, Transformation.GENERATOR),
-                         weakest(i.confidence, own), arg, RULE, node, i.reason or node.reason, path)
+                         weakest(i.confidence, confidence), arg, RULE, node, i.reason or unsure, path)
             ctx.subqueries(arg, field.id)
