@@ -431,14 +431,29 @@ def lower_merge(node: exp.Merge, ctx: LoweringContext) -> Statement:
     matched.add(table_node)
     using = node.args["using"]
     on = node.args.get("on")
-    matched.add(using, exp.Join(this=using.copy(), on=on.copy() if on is not None else None, side=side))
+    joined_by = node.args.get("using_cond")
+    if joined_by:
+        # DuckDB's ``MERGE INTO t USING s USING (k)``: the join on the columns of that name (sqlglot
+        # leaves ``on`` False; trial 59).
+        join = exp.Join(this=using.copy(), using=[c.copy() for c in joined_by], side=side)
+    else:
+        join = exp.Join(this=using.copy(), on=on.copy() if isinstance(on, exp.Expression) else None, side=side)
+    matched.add(using, join)
     source = matched.scope.sources[-1]
     columns = _Columns(target, view)
     clauses = []
     for when, kind in zip(whens, matched_kinds):
+        # In a NOT MATCHED action only the source row exists, in NOT MATCHED BY SOURCE only the
+        # target's: an unqualified name is that row's column (PostgreSQL, DuckDB; trial 61). In a
+        # MATCHED action both exist: a name both have stays ambiguous.
+        matched.scope.prefer = source if kind is Matched.NOT_MATCHED else (
+            matched.scope.sources[0] if kind is Matched.NOT_MATCHED_BY_SOURCE else None)
         condition = when.args.get("condition")
         lowered = matched.lower(condition) if condition is not None else None
-        clauses.append(_merge_clause(when.args.get("then"), kind, lowered, columns, matched, source, target, ctx))
+        clause = _merge_clause(when.args.get("then"), kind, lowered, columns, matched, source, target, ctx)
+        matched.scope.prefer = None
+        if clause is not None:
+            clauses.append(clause)
     rows = matched.build(None)
     return _modify_statement("merge", target, rows, clauses, columns, origin, ctx)
 
@@ -461,9 +476,16 @@ def _merge_side(kinds: list[Matched]) -> str:
 
 
 def _merge_clause(then: exp.Expression | None, kind: Matched, condition: Expr | None, columns: _Columns,
-                  matched: _MatchedRows, source, target: Target, ctx: LoweringContext) -> WriteClause:
+                  matched: _MatchedRows, source, target: Target, ctx: LoweringContext) -> WriteClause | None:
+    if isinstance(then, exp.Var) and " ".join(then.name.upper().split()) == "DO NOTHING":
+        return None  # DuckDB, PostgreSQL 15+: the rows it takes are left as they are (trial 59)
     if isinstance(then, exp.Update):
         items = then.expressions
+        if not isinstance(items, list) or not items:
+            # DuckDB's bare ``UPDATE``: every target column from the source's, by position
+            # (measured on DuckDB 2.0.1: a source (b, a) sets the target's a from b; trial 59).
+            return WriteClause(WriteAction.UPDATE, kind, condition,
+                               tuple(_by_position(source, columns, matched, ctx, then)))
         if len(items) == 1 and isinstance(items[0], exp.Star):
             assignments = _by_name(source, columns, matched, ctx, then)
         else:
@@ -483,6 +505,15 @@ def _merge_insert(then: exp.Insert, columns: _Columns, matched: _MatchedRows, so
     listed, values = then.this, then.expression
     if not isinstance(listed, exp.Expression):  # ``INSERT`` with nothing after it parses as True
         listed = None
+    if not isinstance(values, exp.Expression):
+        values = None
+    order = _insert_order(listed)
+    if order == "name":
+        return _by_name(source, columns, matched, ctx, then)
+    if order == "position" or (listed is None and values is None and type(ctx.dialect).__name__.lower() == "duckdb"):
+        # DuckDB's bare ``INSERT`` and ``INSERT BY POSITION``: the source row, by position
+        # (measured on DuckDB 2.0.1; trial 59).
+        return _by_position(source, columns, matched, ctx, then)
     if isinstance(listed, exp.Star) or (isinstance(listed, exp.Var) and listed.name.upper() == "ROW"):
         # INSERT * (by name) / BigQuery's INSERT ROW (every source column, by position).
         if isinstance(listed, exp.Var):
@@ -537,15 +568,26 @@ def _by_name(source, columns: _Columns, matched: _MatchedRows, ctx: LoweringCont
             for name, field in pairs]
 
 
+def _insert_order(listed: exp.Expression | None) -> str | None:
+    """DuckDB's ``INSERT BY NAME`` / ``INSERT BY POSITION`` in a MERGE, which sqlglot reads as a
+    column list holding ``by AS name``: "name", "position", else ``None``."""
+    items = listed.expressions if isinstance(listed, exp.Tuple) else []
+    if len(items) == 1 and isinstance(items[0], exp.Alias) and isinstance(items[0].this, exp.Column) \
+            and items[0].this.name.lower() == "by" and items[0].alias.lower() in ("name", "position"):
+        return items[0].alias.lower()
+    return None
+
+
 def _by_position(source, columns: _Columns, matched: _MatchedRows, ctx: LoweringContext,
                  node: exp.Expression) -> list[tuple[int, Expr]]:
     target = columns.target
+    what = "UPDATE" if isinstance(node, exp.Update) else ("INSERT ROW" if isinstance(node.this, exp.Var) else "INSERT")
     if target.table is None:
         raise InvalidStatementError(
-            f"MERGE … INSERT ROW needs the columns of {target.name}: declare it in the schema", origin=ctx.origin(node))
-    items = _source_columns(source, "INSERT ROW", target, ctx, node)
+            f"MERGE … {what} needs the columns of {target.name}: declare it in the schema", origin=ctx.origin(node))
+    items = _source_columns(source, what, target, ctx, node)
     if len(items) != len(target.table.columns):
-        raise column_count_mismatch("MERGE … INSERT ROW into", target, [c.name for c in target.table.columns], len(items),
+        raise column_count_mismatch(f"MERGE … {what} into", target, [c.name for c in target.table.columns], len(items),
                         ctx.origin(node))
     origin = ctx.origin(node)
     return [(columns.position(column.name, origin), FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id))
@@ -580,6 +622,10 @@ def upsert(node: exp.Insert, target: Target, rows: Relation, names: list[str], k
     columns = _Columns(target)
     insert = [(columns.position(name, target.origin), excluded.ref(inserted, target.origin))
               for name, inserted in zip(names, inserted_names)]
+    if not duplicate and type(ctx.dialect).__name__.lower() in ("duckdb", "sqlite"):
+        # DuckDB, SQLite: an unqualified column in DO UPDATE SET / WHERE is the existing row's
+        # (``SET k = k + excluded.k``; both engines run it, PostgreSQL calls it ambiguous; trial 62).
+        matched.scope.prefer = matched.scope.sources[0]
     update = [a for item in updates for a in _assignments(item if duplicate else _excluded_values(item), columns,
                                                           matched, ctx)]
     where = conflict.args.get("where")

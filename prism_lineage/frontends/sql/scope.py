@@ -139,7 +139,8 @@ _KEEP = object()
 
 
 class Scope:
-    __slots__ = ("ctx", "sources", "merged", "star_order", "alt_star_order", "outer", "select_aliases", "_by_alias")
+    __slots__ = ("ctx", "sources", "merged", "star_order", "alt_star_order", "outer", "select_aliases", "_by_alias",
+                 "prefer")
 
     def __init__(self, ctx: LoweringContext, outer: "Scope | None" = None):
         self.ctx = ctx
@@ -160,6 +161,9 @@ class Scope:
         # Alias → first source with it, built on first use after the sources change: a query
         # over many tables resolves each qualifier by one lookup instead of asking every source.
         self._by_alias: dict[str, Source] | None = None
+        # The one source whose row exists where an unqualified name is read (a MERGE action on
+        # rows of one side only; DuckDB's/SQLite's upsert SET): it wins over the others.
+        self.prefer: Source | None = None
 
     # --- building ------------------------------------------------------------------------
 
@@ -294,6 +298,13 @@ class Scope:
         raise UnknownTableError(".".join(qualifier), self.aliases(), origin)
 
     def _resolve_unqualified(self, name: str, origin: Origin | None) -> Expr | None:
+        prefer = self.prefer
+        if prefer is not None:
+            field = prefer.find(name)
+            if field is not None:
+                return self._ref(field, origin, 0)
+            if prefer.is_open:
+                return self._open_ref(prefer, name, origin, 0)
         scope: Scope | None = self
         depth = 0
         open_inner: list[tuple[Source, int]] = []
