@@ -22,8 +22,6 @@ CASES = yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["cases"]
 # Known wrong answers, by a fragment of the query: the trial in /work/coord/trials that holds them.
 KNOWN: dict[str, str] = {
     "FROM (VALUES": "trial 57: DuckDB names VALUES columns col0, col1, … (we say column1, …)",
-    "USING (item_id)": "trial 59: DuckDB MERGE … USING (col): internal error",
-    "THEN UPDATE\nWHEN NOT MATCHED THEN INSERT": "trial 59: DuckDB MERGE … THEN UPDATE / INSERT by name: internal error",
 }
 
 
