@@ -341,7 +341,7 @@ class QueryLowerer:
                                         origin=rows[0][0].origin if rows and rows[0] else None)
         alias = alias or node.args.get("alias")
         names = [ctx.normalizer.part(c) for c in (alias.columns if alias is not None else [])]
-        names += [f"column{i + 1}" for i in range(len(names), width)]
+        names += [_values_column_name(ctx, i) for i in range(len(names), width)]
         origin = ctx.join(rows[0][0].origin, rows[-1][-1].origin) if rows and width else ctx.origin(node)
         values_id = ctx.ids.new("values", origin)
         columns = tuple(
@@ -704,6 +704,19 @@ class QueryLowerer:
             builder.column(name)
         ctx.uncertain_about(reason, None, origin)
         return builder.build, [source]
+
+
+# The names a dialect gives a VALUES list's unnamed columns, by 0-based position: DuckDB
+# ``col0, col1`` (measured on DuckDB 2.0.1, also after a shorter alias list: ``v, col1``; field
+# trial 57), Spark/Databricks/Hive ``col1, col2`` (documented), PostgreSQL, Snowflake, SQLite and
+# the rest ``column1, column2``.
+_VALUES_NAMES = {"duckdb": "col{0}", "spark": "col{1}", "spark2": "col{1}", "databricks": "col{1}",
+                 "hive": "col{1}"}
+
+
+def _values_column_name(ctx: LoweringContext, position: int) -> str:
+    pattern = _VALUES_NAMES.get(type(ctx.dialect).__name__.lower(), "column{1}")
+    return pattern.format(position, position + 1)
 
 
 def _not_in_schema(ctx: LoweringContext, parts: tuple[str, ...], origin: Origin | None) -> None:
