@@ -12,6 +12,7 @@ import pickle
 import pytest
 
 import prism_lineage.explain  # noqa: F401 - imports every module whose classes are decorated
+import prism_lineage.governance.sql_reading  # noqa: F401 - the sync's reads (ColumnLink …)
 from prism_lineage.ir.quick import ORIGINAL_INITS, quick_init
 
 CLASSES = sorted(ORIGINAL_INITS, key=lambda c: f"{c.__module__}.{c.__qualname__}")
@@ -20,6 +21,7 @@ CLASSES = sorted(ORIGINAL_INITS, key=lambda c: f"{c.__module__}.{c.__qualname__}
 def test_the_ir_and_the_edges_are_decorated() -> None:
     names = {c.__qualname__ for c in CLASSES}
     assert {"Edge", "Link", "Field", "FieldRef", "Call", "Literal", "Scan", "Project", "Join", "Statement"} <= names
+    assert {"ColumnLink", "Dependency", "StatementRead"} <= names
 
 
 def _arguments(cls, signature: inspect.Signature, every: bool) -> tuple[list, dict]:

@@ -424,3 +424,25 @@ def test_a_reused_parser_leaves_what_it_returned_before_untouched():
     worker.start()
     worker.join()
     assert seen == [kept]
+
+
+# --- session 6: a source column's table found by its dots -----------------------------------
+
+from prism_lineage.governance import sql_reading  # noqa: E402
+
+
+def _owner_of_before(column, owners):
+    best = None
+    for table, assets in owners.items():
+        if assets and column.startswith(table + ".") and (best is None or len(table) > len(best[0])):
+            best = (table, assets)
+    return best
+
+
+_names = st.text(alphabet="ab.[]*", max_size=6)
+
+
+@given(st.dictionaries(_names, st.sampled_from([(), ("x.a",), ("x.a", "y.b")]), max_size=5), _names, _names)
+def test_a_columns_owner_by_its_dots_is_the_longest_table_it_starts_with(owners, table, rest):
+    for column in (f"{table}.{rest}", rest, table):
+        assert sql_reading._owner_of(column, owners) == _owner_of_before(column, owners)

@@ -57,6 +57,7 @@ class ColumnLink:
     confidence: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Dependency:
     """One address a read looked up, what it resolved to, and the columns it saw there."""
@@ -66,6 +67,7 @@ class Dependency:
     columns: Columns | None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class StatementRead:
     """What reading one statement gave.  ``status`` is ``None`` when it was read."""
@@ -394,12 +396,17 @@ _UNPLACED = object()
 
 
 def _owner_of(column: str, owners: dict[str, tuple[str, ...]]) -> tuple[str, tuple[str, ...]] | None:
-    """(table as the plan spells it, its assets) of a source column ``table.column``."""
-    best = None
-    for table, assets in owners.items():
-        if assets and column.startswith(table + ".") and (best is None or len(table) > len(best[0])):
-            best = (table, assets)
-    return best
+    """(table as the plan spells it, its assets) of a source column ``table.column``: the longest
+    table with assets that ``column`` starts with, followed by a dot."""
+    # The tables it may start with are the text before each of its dots: asked from the
+    # longest (a dictionary lookup each, not a test of every table the statement reads).
+    end = column.rfind(".")
+    while end >= 0:
+        assets = owners.get(column[:end])
+        if assets:
+            return column[:end], assets
+        end = column.rfind(".", 0, end)
+    return None
 
 
 def _usable_outputs(names: list[str]) -> tuple[str, ...] | None:

@@ -31,8 +31,8 @@ from ..ir.modify import WriteClause
 from ..ir.walk import _may_hold_expressions
 from ..lineage.edges import column_name
 from ..lineage.graph import LineageGraph
-from ..lineage.kinds import Relationship
-from ..lineage.paths import split
+from ..lineage.kinds import Confidence, Relationship, Transformation
+from ..lineage.paths import UNKNOWN_PART, split
 from ..lineage.source_merge import merged_in_order
 from ..lineage.through import ScriptSummaries
 
@@ -41,13 +41,18 @@ Source = tuple[str, str, str, str]
 Fields = list[tuple[str, tuple[Source, ...]]]
 
 _VALUE = Relationship.VALUE
+# Each kind's ``.value`` (an enum member's ``value`` is a Python-level property: a dictionary
+# lookup is several times cheaper, and every source of every field asks for three).
+_TEXT: dict = {member: member.value for kind in (Relationship, Transformation, Confidence) for member in kind}
 
 
 def statement_fields(statements: list[Statement], functions) -> list[Fields | None]:
     """Each statement's output fields and their sources (``None`` for a statement with no plan),
     as ``explain_statements(statements, functions)`` answers them (see the module)."""
     summaries = ScriptSummaries(functions)  # as explain_statements: one per run
-    rendered: dict[tuple, Source] = {}
+    rendered = _RENDERED
+    if len(rendered) > 50_000:  # (a worker reads thousands of statements: keep it bounded)
+        rendered.clear()
     out: list[Fields | None] = []
     for statement in statements:
         if statement.root is None:
@@ -55,6 +60,12 @@ def statement_fields(statements: list[Statement], functions) -> list[Fields | No
             continue
         out.append(_fields(statement, LineageGraph.of(statement, functions, summaries), rendered))
     return out
+
+
+# (relationship, column target, transformation, confidence) → the source as a sync keeps it: the
+# same for every statement, and a warehouse's statements read the same columns again and again
+# (a table read by several views), so it is kept across reads.
+_RENDERED: dict[tuple, Source] = {}
 
 
 def _fields(statement: Statement, graph: LineageGraph, rendered: dict[tuple, Source]) -> Fields:
@@ -84,14 +95,16 @@ def _ordered(sources: list, rendered: dict[tuple, Source]) -> tuple[Source, ...]
     without covered paths, sorted by kind then column."""
     if not sources:
         return ()
-    sources = merged_in_order(sources)
+    if len(sources) > 1 or sources[0][1].endswith(UNKNOWN_PART):
+        # (One source is merged_in_order's answer as it is, unless it is an unknown part.)
+        sources = merged_in_order(sources)
     out = []
     for relationship, column, (transformation, confidence, _) in sources:
         key = (relationship, column, transformation, confidence)
         source = rendered.get(key)
         if source is None:
-            source = rendered[key] = (column_name(split(column)[0]), relationship.value, transformation.value,
-                                      confidence.value)
+            source = rendered[key] = (column_name(split(column)[0]), _TEXT[relationship], _TEXT[transformation],
+                                      _TEXT[confidence])
         out.append(source)
     return tuple(out)
 
