@@ -503,6 +503,9 @@ class _StoreAside:
             built = os.waitstatus_to_exitcode(status) == 0
         except ChildProcessError:
             built = False
+        except BaseException:  # Ctrl-C while waiting: the child is stopped, its file removed
+            self.stop()
+            raise
         if not built:
             Path(self.temporary).unlink(missing_ok=True)
             return False
@@ -511,6 +514,10 @@ class _StoreAside:
 
     def abandon(self, index) -> None:
         """The epoch was not written: the child is stopped, its file removed, the number freed."""
+        self.stop()
+        index.release(self.epoch)
+
+    def stop(self) -> None:
         import os
         import signal
 
@@ -520,7 +527,6 @@ class _StoreAside:
         except (OSError, ChildProcessError):
             pass
         Path(self.temporary).unlink(missing_ok=True)
-        index.release(self.epoch)
 
 
 def _alone() -> bool:

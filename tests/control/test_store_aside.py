@@ -133,3 +133,28 @@ def test_a_sync_run_beside_other_threads_writes_the_store_itself(tmp_path, monke
     sync(root, tmp_path / "alone", jobs=1)
     assert started[-1] is not None
     assert _stored(tmp_path / "beside") == _stored(tmp_path / "alone")
+
+
+def test_ctrl_c_while_the_sync_waits_for_the_child_leaves_no_file(tmp_path, monkeypatch):
+    import os
+
+    root = project(tmp_path)
+    children = []
+    start = sync_module._StoreAside.start.__func__
+    monkeypatch.setattr(sync_module._StoreAside, "start",
+                        classmethod(lambda cls, *a, **k: children.append(start(cls, *a, **k)) or children[-1]))
+    real = os.waitpid
+
+    def waitpid(pid, options):
+        if children and children[-1] is not None and pid == children[-1].pid and not getattr(waitpid, "done", 0):
+            waitpid.done = 1
+            raise KeyboardInterrupt
+        return real(pid, options)
+
+    monkeypatch.setattr(os, "waitpid", waitpid)
+    with pytest.raises(KeyboardInterrupt):
+        sync(root, tmp_path / "index", jobs=1)
+    monkeypatch.undo()
+    assert children[-1] is not None and _leftovers(tmp_path / "index") == []
+    with pytest.raises(ChildProcessError):
+        os.waitpid(children[-1].pid, os.WNOHANG)  # the child was reaped, not left behind
