@@ -20,7 +20,11 @@ FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "field_s6" / "du
 CASES = yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["cases"]
 
 # Known wrong answers, by a fragment of the query: the trial in /work/coord/trials that holds them.
-KNOWN: dict[str, str] = {}
+KNOWN: dict[str, str] = {
+    "UNNEST({": "trial 64: UNNEST of a struct built in the query read as a list (one field)",
+    "UNNEST([{": "trial 64: recursive UNNEST of a list of structs built in the query (one field)",
+    "UNNEST([[{": "trial 64: recursive UNNEST of a list of structs built in the query (one field)",
+}
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["source"].split(" ", 1)[1])
