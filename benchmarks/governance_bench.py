@@ -16,7 +16,8 @@ how long); explorer answer times at depths 1, 2 and 10 (both directions) and imp
 times, over sampled assets of every layer (median and worst).
 
 ``--mode control-plane`` measures the control plane as people use it, each step a process of
-its own on the project written as native YAML: a full ``sync`` into an empty index with each
+its own on the project written as native YAML: a full ``prism-lineage sync`` (the console script,
+as users run it) into an empty index with each
 ``--jobs`` value (wall time, CPU time with the workers', peak RSS of the process and of its
 largest child — ``peak_rss_worker_mb`` is ``getrusage``'s figure for all children: a reading
 worker, the ``git`` the sync runs, or the child that writes a rebuilt store, whose RSS counts the
@@ -296,24 +297,33 @@ def _load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+# One ``prism-lineage sync`` as users run it: the console script's own ending (``cli.console_main``:
+# after a sync, no interpreter teardown), its ``-o json`` summary on stdout, then one more line
+# from an exit handler registered before the command ran (so it runs after the command's own):
+# the process's figures.
 _SYNC = """
-import json, resource, sys, time
-from prism_lineage.control import sync_environment
+import atexit, json, resource, sys, time
 start = time.perf_counter()
-summary = sync_environment(sys.argv[1], sys.argv[2], jobs=None if sys.argv[3] == "auto" else int(sys.argv[3]))
-wall = time.perf_counter() - start
-me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"in_process_wall_s": round(wall, 3), "statements_read": summary.read,
-                  "unchanged": summary.unchanged, "failed": summary.failed, "workers": summary.workers,
-                  "epoch": summary.epoch,
-                  "cpu_s": round(me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime, 3),
-                  "peak_rss_mb": round(me.ru_maxrss / 1024, 1),
-                  "peak_rss_worker_mb": round(children.ru_maxrss / 1024, 1)}))
+
+def figures():
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(json.dumps({"in_process_wall_s": round(time.perf_counter() - start, 3),
+                      "cpu_s": round(me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime, 3),
+                      "peak_rss_mb": round(me.ru_maxrss / 1024, 1),
+                      "peak_rss_worker_mb": round(children.ru_maxrss / 1024, 1)}), flush=True)
+
+atexit.register(figures)
+from prism_lineage.cli import console_main
+sys.argv = ["prism-lineage", "sync", "--project", sys.argv[1], "--index", sys.argv[2], "--jobs", sys.argv[3],
+            "-o", "json"]
+console_main()
 """
 
 
 def _sync_process(root: Path, index: Path, jobs: str) -> dict:
-    """One ``sync`` as a process of its own: wall time, CPU time (with its workers), peak RSS."""
+    """One ``prism-lineage sync`` as a process of its own: wall time (the whole process: start-up,
+    the sync, its ending), CPU time (with its workers'), peak RSS.  ``in_process_wall_s``: from the
+    process's first line to its exit handlers (the interpreter's start-up left out)."""
     import subprocess
 
     gc.collect()
@@ -321,8 +331,12 @@ def _sync_process(root: Path, index: Path, jobs: str) -> dict:
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", _SYNC, str(root), str(index), jobs], capture_output=True,
                           text=True, check=True)
-    return {"wall_s": round(time.perf_counter() - start, 3), **json.loads(done.stdout.strip().splitlines()[-1]),
-            "jobs": jobs, "load_average": load}
+    wall = time.perf_counter() - start
+    *summary_lines, figures_line = done.stdout.strip().splitlines()
+    summary = json.loads("\n".join(summary_lines))
+    return {"wall_s": round(wall, 3), "statements_read": summary["read"], "unchanged": summary["unchanged"],
+            "failed": summary["failed"], "workers": summary["workers"], "epoch": summary["epoch"],
+            **json.loads(figures_line), "jobs": jobs, "load_average": load}
 
 
 def _baseline(project: Project, index: Path, sample: int) -> dict:
