@@ -21,7 +21,8 @@ as users run it) into an empty index with each
 ``--jobs`` value (wall time, CPU time with the workers', peak RSS of the process and of its
 largest child — ``peak_rss_worker_mb`` is ``getrusage``'s figure for all children: a reading
 worker, the ``git`` the sync runs, or the child that writes a rebuilt store, whose RSS counts the
-pages it shares with the sync since the fork), a sync after nothing changed, one after one statement changed; sqlglot's own
+pages it shares with the sync since the fork; ``peak_pss_tree_mb``: the sync and all its children
+together, each shared page counted once), a sync after nothing changed, one after one statement changed; sqlglot's own
 parse + qualify of the same statements on one core (the floor a full sync is compared with, per
 core); then answers from the store: ``lineage`` at depths 1, 2 and 10 (both directions) and
 ``lineage impact`` over sampled assets, in process (``StoreReader``) and as whole
@@ -329,14 +330,81 @@ def _sync_process(root: Path, index: Path, jobs: str) -> dict:
     gc.collect()
     load = _load()
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", _SYNC, str(root), str(index), jobs], capture_output=True,
-                          text=True, check=True)
+    process = subprocess.Popen([sys.executable, "-c", _SYNC, str(root), str(index), jobs], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    with _TreeMemory(process.pid) as memory:
+        out, err = process.communicate()
     wall = time.perf_counter() - start
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, "prism-lineage sync", out, err)
+    done = subprocess.CompletedProcess(process.args, 0, out, err)
     *summary_lines, figures_line = done.stdout.strip().splitlines()
     summary = json.loads("\n".join(summary_lines))
     return {"wall_s": round(wall, 3), "statements_read": summary["read"], "unchanged": summary["unchanged"],
             "failed": summary["failed"], "workers": summary["workers"], "epoch": summary["epoch"],
-            **json.loads(figures_line), "jobs": jobs, "load_average": load}
+            **json.loads(figures_line), "peak_pss_tree_mb": memory.peak_mb, "jobs": jobs, "load_average": load}
+
+
+class _TreeMemory:
+    """The peak memory of a process and its descendants together, sampled every 0.25 s: the sum
+    of their proportional set sizes (PSS, ``/proc/PID/smaps_rollup``), in which a page shared by
+    several of them (a forked child's copy-on-write pages) is counted once in all — the memory
+    the sync really takes, where each one's RSS counts shared pages again.  None where /proc is
+    not there."""
+
+    def __init__(self, pid: int):
+        self.pid, self.peak_mb = pid, None
+        import threading
+
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def __enter__(self):
+        if Path("/proc/self/smaps_rollup").exists():
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.25):
+            total = sum(_pss_kb(pid) for pid in _tree(self.pid))
+            if total:
+                self.peak_mb = max(self.peak_mb or 0.0, round(total / 1024, 1))
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and its descendants (from each process's parent in /proc/PID/stat)."""
+    import os
+
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                stat = Path(f"/proc/{name}/stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(name))
+    found, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        stack.extend(children.get(pid, ()))
+    return found
+
+
+def _pss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _baseline(project: Project, index: Path, sample: int) -> dict:
