@@ -244,8 +244,10 @@ def named_identifiers(sql: str, dialect: str | None, catalog: Catalog | None = N
                 copied = catalog.lookup(tuple(p.name for p in node.this.parts))
                 if copied is not None:
                     names.update(c.name.lower() for c in copied.columns)
-            elif isinstance(node, (exp.Command, exp.Execute, exp.ExecuteSql, exp.Heredoc, exp.RawString)) or (
+            elif isinstance(node, (exp.Command, exp.Execute, exp.ExecuteSql, exp.Heredoc, exp.RawString,
+                                   exp.DynamicIdentifier)) or (
                     isinstance(node, exp.Literal) and isinstance(node.parent, exp.Create)):
+                # (Snowflake's IDENTIFIER('t') names t in a string too.)
                 # Dynamic SQL and a routine's body ($$ … $$) name their columns inside a string:
                 # every word of it counts.
                 for part in node.walk():

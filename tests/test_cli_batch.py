@@ -349,3 +349,38 @@ def test_a_dead_worker_fails_its_script(capsys, tmp_path, schema_file, deadly, a
     records = [json.loads(line) for line in out.splitlines()]
     assert [r.get("error", {}).get("type") for r in records] == [None, None, "WorkerDiedError"]
     assert records[2]["file"].endswith("b.sql") and records[2]["index"] is None
+
+
+SCRIPT_STATE = (
+    "-- a log whose statements read what an earlier one defined\n"
+    "CREATE TEMP FUNCTION twice(x INT64) AS (x * 2);\n"
+    "DECLARE v INT64 DEFAULT 5;\n"
+    "SET v = (SELECT MAX(a) FROM t);\n"
+    "SELECT twice(a) AS d, v AS m FROM t;\n"
+    "SELECT b FROM t;\n"
+)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_jobs_answers_a_file_with_script_functions_and_variables_as_without_jobs(capsys, tmp_path, schema_file,
+                                                                                jobs) -> None:
+    """Session-5 leftover 2d: with --jobs a CREATE TEMP FUNCTION or a variable earlier in the
+    file was not seen (the function opaque, the variable an unknown column): the file is now
+    explained whole, as without --jobs."""
+    log = tmp_path / "log.sql"
+    log.write_text(SCRIPT_STATE, encoding="utf-8")
+    code, out, _ = run(capsys, "explain", log, "--schema", schema_file, "--format", "json", "--jobs", jobs,
+                       "--dialect", "bigquery")
+    assert code == 0
+    got = [{k: v for k, v in json.loads(line).items() if k not in ("file", "line")} for line in out.splitlines()]
+    whole = prism_lineage.explain(SCRIPT_STATE, SCHEMA, dialect="bigquery")
+    assert got == [s.model_dump(mode="json") for s in whole.statements]
+    [d] = [f for r in got for f in r["fields"] if f["name"] == "d"]
+    assert [(s["column"], s["transformation"], s["confidence"]) for s in d["sources"]] == [("t.a", "expression", "exact")]
+
+
+def test_a_log_without_script_state_stays_statement_by_statement() -> None:
+    units = list(batch._units([("f.sql", "UPDATE t\nSET a = 1;\nselect a from t")], get_dialect(None)))
+    assert [type(u).__name__ for u in units] == ["Statement", "Statement"]
+    units = list(batch._units([("f.sql", "/* x */ set v = 1; select v")], get_dialect(None)))
+    assert [type(u).__name__ for u in units] == ["Script"]

@@ -25,6 +25,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import time
@@ -64,10 +65,13 @@ class Statement:
 
 @dataclass(frozen=True, slots=True)
 class Script:
-    """A whole file, explained in order through the script (``--through-script``)."""
+    """A whole file, explained in order through the script (``--through-script``), or — with
+    ``through`` false — as ``explain`` without ``--jobs`` reads it (a file whose statements
+    define functions or variables later ones read)."""
 
     file: str | None
     text: str
+    through: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,12 +200,26 @@ def _units(inputs, dialect) -> Iterator[Statement | Unreadable]:
         if isinstance(text, InputError):
             yield Unreadable(file, text)
             continue
-        found = False
-        for unit in split_statements(text, file, dialect):
-            found = True
-            yield unit
-        if not found:  # only comments and semicolons: reported like an empty file
+        units = list(split_statements(text, file, dialect))
+        if not units:  # only comments and semicolons: reported like an empty file
             yield Unreadable(file, no_statements(file))
+        elif any(isinstance(u, Statement) and _STATEFUL.match(u.text) for u in units):
+            # A statement defines a function or variable that the statements after it
+            # read: they are not independent, and explained one by one they would be answered
+            # otherwise than without --jobs (a function left opaque, a variable unknown).  The
+            # file is explained whole, as without --jobs (its first failure ends it).
+            yield Script(file, text, through=False)
+        else:
+            yield from units
+
+
+# The first keywords of a statement that sets script state later statements read (after any
+# comments): CREATE [OR REPLACE] [TEMP] FUNCTION | MACRO, DECLARE, SET of a variable (``SET v =``,
+# ``SET @v =``, ``SET (a, b) =`` — not T-SQL's ``SET NOCOUNT ON``).  A procedure is not: a CALL
+# is not followed into it either way.
+_STATEFUL = re.compile(
+    r"(?:\s|--[^\n]*(?:\n|$)|/\*.*?\*/)*(?:CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:TEMP|TEMPORARY)\s+)?"
+    r"(?:FUNCTION|MACRO)\b|DECLARE\b|SET\s*(?:@|\(|[\w$.]+\s*(?::?=)))", re.IGNORECASE | re.DOTALL)
 
 
 def split_statements(text: str, file: str | None, dialect, *,
@@ -579,7 +597,8 @@ def _explain_script(unit: Script) -> Outcome:
     catalog, dialect, functions, format_, show_files, _ = _OPTIONS
     chars = len(unit.text)
     try:
-        run = explain_script(unit.text, catalog, dialect, file=unit.file, functions=functions, through_script=True)
+        run = explain_script(unit.text, catalog, dialect, file=unit.file, functions=functions,
+                             through_script=unit.through)
     except PrismError as error:  # the file does not parse: nothing of it is explained
         return _failure(unit.file, None, None, error, format_, show_files, _position(error), chars)
     if not len(run):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime
 import json
 import subprocess
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -349,8 +350,6 @@ class _Options:
 
 def _sync_locked(project, standing, access, environment: str, root: Path, revision: str | None,
                  approved: bool, options: _Options, after_store=None) -> SyncSummary:
-    import duckdb
-
     from ..governance.rollup import sync as rollup_sync
     from ..governance.statuses import SqlStatus
     from ..governance.transitions import sync_transition, transition
@@ -410,7 +409,12 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
         delta = index.last_delta
     except OSError as error:
         raise InputError(f"cannot use the index in {root}: {error.strerror or error}") from None
-    except duckdb.Error as error:
+    except Exception as error:
+        # DuckDB is imported only by what reads the index (a first sync never does): an error
+        # of its own can come only once it is loaded.
+        duckdb = sys.modules.get("duckdb")
+        if duckdb is None or not isinstance(error, duckdb.Error):
+            raise
         raise InputError(f"cannot read the index in {root}: {str(error).splitlines()[0]} (prism-lineage index "
                          f"repair --index {root.parent.parent} quarantines what cannot be read)") from None
     summary.epoch = epoch
@@ -470,7 +474,7 @@ class _StoreAside:
               after_store) -> _StoreAside | None:
         import os
 
-        if not STORE_ASIDE or not hasattr(os, "fork"):
+        if not STORE_ASIDE or not hasattr(os, "fork") or not _alone():
             return None
         epoch = index.reserve()
         temporary = None
@@ -517,6 +521,17 @@ class _StoreAside:
             pass
         Path(self.temporary).unlink(missing_ok=True)
         index.release(self.epoch)
+
+
+def _alone() -> bool:
+    """Whether this process may fork a child that uses SQLite: called from the main thread, with
+    no other thread running but the idle deep-stack reader (``prism_lineage.guarded``).  A host
+    program's own threads may hold a lock (SQLite's, the allocator's) that a forked child would
+    wait for forever; such a sync writes the store itself, after the epoch, as before."""
+    import threading
+
+    return threading.current_thread() is threading.main_thread() and all(
+        t is threading.main_thread() or t.name == "prism-lineage-deep" for t in threading.enumerate())
 
 
 def _store_in_child(root: Path, lineage, meta: dict, credentials: dict, temporary: str, summary: SyncSummary,

@@ -49,9 +49,13 @@ class EpochIndex:
         caller reserved it (``reserve``); returns its number."""
         current = self._state if self._state is not None and list(self._state.epochs) == self.epochs() else None
         self._state = None
-        writer = EpochWriter(self.root, self.reader)
+        # The reader this index holds, if any: a writer opens one only if it must read what the
+        # index holds (not for a first epoch: DuckDB is then neither imported nor connected).
+        writer = EpochWriter(self.root, self._reader)
         writer.revision = revision
         epoch = writer.write(lineage, current=current, epoch=epoch)
+        if self._reader is None:
+            self._reader = writer._reader  # the one it opened (None when it read nothing)
         self.last_delta = writer.delta  # what the epoch changed: the current store is updated from it
         return epoch
 

@@ -20,6 +20,7 @@ class WriteAction(StrEnum):
     UPDATE = "update"
     INSERT = "insert"
     DELETE = "delete"
+    NOTHING = "nothing"  # MERGE … THEN DO NOTHING: no row changed (its condition still decides)
 
 
 class Matched(StrEnum):
@@ -74,4 +75,4 @@ class Modify(Relation):
     @property
     def changes_rows_only(self) -> bool:
         """Whether every clause updates values in place (none deletes or inserts rows)."""
-        return all(c.action is WriteAction.UPDATE for c in self.clauses)
+        return all(c.action is WriteAction.UPDATE or c.action is WriteAction.NOTHING for c in self.clauses)

@@ -110,3 +110,26 @@ def test_an_epoch_that_cannot_be_written_leaves_no_store_and_frees_its_number(tm
     assert not (environment_root(tmp_path / "index", "t", "prod") / "current.sqlite3").exists()
     monkeypatch.undo()
     assert sync(root, tmp_path / "index", jobs=1).epoch == 1  # the number reserved was freed
+
+
+def test_a_sync_run_beside_other_threads_writes_the_store_itself(tmp_path, monkeypatch):
+    """A host program's threads may hold locks a forked child would wait for: no child then."""
+    import threading
+
+    root = project(tmp_path)
+    started = []
+    start = sync_module._StoreAside.start.__func__
+    monkeypatch.setattr(sync_module._StoreAside, "start",
+                        classmethod(lambda cls, *a, **k: started.append(start(cls, *a, **k)) or started[-1]))
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, name="host-thread")
+    other.start()
+    try:
+        beside = sync(root, tmp_path / "beside", jobs=1)
+    finally:
+        stop.set()
+        other.join()
+    assert started == [None] and beside.store_rebuilt
+    sync(root, tmp_path / "alone", jobs=1)
+    assert started[-1] is not None
+    assert _stored(tmp_path / "beside") == _stored(tmp_path / "alone")

@@ -431,14 +431,24 @@ def lower_merge(node: exp.Merge, ctx: LoweringContext) -> Statement:
     matched.add(table_node)
     using = node.args["using"]
     on = node.args.get("on")
-    matched.add(using, exp.Join(this=using.copy(), on=on.copy() if on is not None else None, side=side))
-    source = matched.scope.sources[-1]
+    on = on if isinstance(on, exp.Expression) else None  # absent: sqlglot leaves False
+    join = exp.Join(this=using.copy(), on=on.copy() if on is not None else None, side=side)
+    by_columns = node.args.get("using_cond")
+    if isinstance(by_columns, list) and by_columns:  # DuckDB's ``USING s USING (k)``: a join on k
+        join.set("using", [c.copy() for c in by_columns])
+    matched.add(using, join)
+    target_rows, source = matched.scope.sources[0], matched.scope.sources[-1]
     columns = _Columns(target, view)
     clauses = []
     for when, kind in zip(whens, matched_kinds):
+        # A NOT MATCHED action has only the source's row, a NOT MATCHED BY SOURCE one only the
+        # target's: an unqualified name both have is that row's (MATCHED: both, ambiguous).
+        matched.scope.visible = [source] if kind is Matched.NOT_MATCHED else \
+            [target_rows] if kind is Matched.NOT_MATCHED_BY_SOURCE else None
         condition = when.args.get("condition")
         lowered = matched.lower(condition) if condition is not None else None
         clauses.append(_merge_clause(when.args.get("then"), kind, lowered, columns, matched, source, target, ctx))
+    matched.scope.visible = None
     rows = matched.build(None)
     return _modify_statement("merge", target, rows, clauses, columns, origin, ctx)
 
@@ -463,9 +473,10 @@ def _merge_side(kinds: list[Matched]) -> str:
 def _merge_clause(then: exp.Expression | None, kind: Matched, condition: Expr | None, columns: _Columns,
                   matched: _MatchedRows, source, target: Target, ctx: LoweringContext) -> WriteClause:
     if isinstance(then, exp.Update):
-        items = then.expressions
-        if len(items) == 1 and isinstance(items[0], exp.Star):
-            assignments = _by_name(source, columns, matched, ctx, then)
+        items = then.expressions if isinstance(then.expressions, list) else []
+        if not items or len(items) == 1 and isinstance(items[0], exp.Star):
+            # ``UPDATE SET *`` / DuckDB's bare ``UPDATE``: the whole row from the source's.
+            assignments = _whole_row(source, columns, matched, ctx, then)
         else:
             assignments = [a for item in items for a in _assignments(item, columns, matched, ctx)]
         return WriteClause(WriteAction.UPDATE, kind, condition, tuple(assignments))
@@ -474,6 +485,9 @@ def _merge_clause(then: exp.Expression | None, kind: Matched, condition: Expr | 
                            tuple(_merge_insert(then, columns, matched, source, target, ctx)))
     if isinstance(then, exp.Var) and then.name.upper() == "DELETE" or then is None:
         return WriteClause(WriteAction.DELETE, kind, condition)
+    if isinstance(then, exp.Var) and " ".join(then.name.upper().split()) == "DO NOTHING":
+        # Changes no row; its condition still keeps the rows it takes from the clauses after it.
+        return WriteClause(WriteAction.NOTHING, kind, condition)
     raise InvalidStatementError(f"cannot read the MERGE action {then.sql(dialect=ctx.dialect)}",
                                 origin=ctx.origin(then))
 
@@ -481,13 +495,23 @@ def _merge_clause(then: exp.Expression | None, kind: Matched, condition: Expr | 
 def _merge_insert(then: exp.Insert, columns: _Columns, matched: _MatchedRows, source, target: Target,
                   ctx: LoweringContext) -> list[tuple[int, Expr]]:
     listed, values = then.this, then.expression
-    if not isinstance(listed, exp.Expression):  # ``INSERT`` with nothing after it parses as True
+    if not isinstance(listed, exp.Expression):  # ``INSERT`` with nothing after it parses as True/False
         listed = None
-    if isinstance(listed, exp.Star) or (isinstance(listed, exp.Var) and listed.name.upper() == "ROW"):
-        # INSERT * (by name) / BigQuery's INSERT ROW (every source column, by position).
-        if isinstance(listed, exp.Var):
-            return _by_position(source, columns, matched, ctx, then)
-        return _by_name(source, columns, matched, ctx, then)
+    if not isinstance(values, exp.Expression):
+        values = None
+    by = _duckdb_by(listed)
+    if by is not None:  # DuckDB's ``INSERT BY NAME`` / ``INSERT BY POSITION``
+        return _by_name(source, columns, matched, ctx, then) if by == "name" else \
+            _by_position(source, columns, matched, ctx, then)
+    if isinstance(listed, exp.Var) and listed.name.upper() == "ROW":
+        return _by_position(source, columns, matched, ctx, then)  # BigQuery's INSERT ROW
+    if isinstance(listed, exp.Star) or listed is None and values is None and _dialect_name(ctx) == "duckdb":
+        # INSERT * / DuckDB's bare INSERT: the whole row from the source's.
+        return _whole_row(source, columns, matched, ctx, then)
+    if listed is None and values is None:
+        raise InvalidStatementError(
+            "MERGE … INSERT with neither columns nor VALUES is DuckDB's insert of the whole source row; this "
+            "dialect has no such form (read it with --dialect duckdb if it is DuckDB's)", origin=ctx.origin(then))
     names = [(ctx.normalizer.part(c.this if isinstance(c, exp.Column) else c), ctx.origin(c))
              for c in (listed.expressions if isinstance(listed, exp.Tuple) else [listed] if listed else [])]
     value_nodes = values.expressions if isinstance(values, exp.Tuple) else ([values] if values is not None else [])
@@ -502,6 +526,28 @@ def _merge_insert(then: exp.Insert, columns: _Columns, matched: _MatchedRows, so
             f"MERGE … INSERT into {target.name} lists {len(names)} columns but {len(value_nodes)} values",
             origin=ctx.origin(then) or (ctx.origin(value_nodes[0]) if value_nodes else None))
     return [(columns.position(name, where), matched.lower(value)) for (name, where), value in zip(names, value_nodes)]
+
+
+def _whole_row(source, columns: _Columns, matched: _MatchedRows, ctx: LoweringContext,
+               node: exp.Expression) -> list[tuple[int, Expr]]:
+    """``UPDATE SET *`` / ``INSERT *``: by name in Spark and Databricks (Delta Lake's MERGE);
+    in DuckDB by position, as its bare ``UPDATE`` / ``INSERT`` (DuckDB 2.0.1 puts a source
+    ``SELECT 20 AS b, 2 AS a`` into a target ``(a, b)`` as a = 20; ``BY NAME`` matches names)."""
+    if _dialect_name(ctx) == "duckdb":
+        return _by_position(source, columns, matched, ctx, node)
+    return _by_name(source, columns, matched, ctx, node)
+
+
+def _duckdb_by(listed: exp.Expression | None) -> str | None:
+    """``name`` / ``position`` for DuckDB's ``INSERT BY NAME`` / ``BY POSITION``, which sqlglot
+    reads as a column list holding ``by AS name``."""
+    if not isinstance(listed, exp.Tuple) or len(listed.expressions) != 1:
+        return None
+    item = listed.expressions[0]
+    if isinstance(item, exp.Alias) and isinstance(item.this, exp.Column) and not item.this.table and \
+            item.this.name.lower() == "by" and item.alias.lower() in ("name", "position"):
+        return item.alias.lower()
+    return None
 
 
 def _source_columns(source, what: str, target: Target, ctx: LoweringContext, node: exp.Expression):
@@ -539,14 +585,17 @@ def _by_name(source, columns: _Columns, matched: _MatchedRows, ctx: LoweringCont
 
 def _by_position(source, columns: _Columns, matched: _MatchedRows, ctx: LoweringContext,
                  node: exp.Expression) -> list[tuple[int, Expr]]:
+    """Every target column, in its declared order, from the source column in the same place."""
     target = columns.target
+    what = "UPDATE (the whole row)" if isinstance(node, exp.Update) else \
+        "INSERT ROW" if isinstance(node.this, exp.Var) else "INSERT (the whole row)"
     if target.table is None:
         raise InvalidStatementError(
-            f"MERGE … INSERT ROW needs the columns of {target.name}: declare it in the schema", origin=ctx.origin(node))
-    items = _source_columns(source, "INSERT ROW", target, ctx, node)
+            f"MERGE … {what} needs the columns of {target.name}: declare it in the schema", origin=ctx.origin(node))
+    items = _source_columns(source, what, target, ctx, node)
     if len(items) != len(target.table.columns):
-        raise column_count_mismatch("MERGE … INSERT ROW into", target, [c.name for c in target.table.columns], len(items),
-                        ctx.origin(node))
+        raise column_count_mismatch(f"MERGE … {what} into", target, [c.name for c in target.table.columns], len(items),
+                                    ctx.origin(node))
     origin = ctx.origin(node)
     return [(columns.position(column.name, origin), FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id))
             for column, (_, f) in zip(target.table.columns, items)]
@@ -580,10 +629,16 @@ def upsert(node: exp.Insert, target: Target, rows: Relation, names: list[str], k
     columns = _Columns(target)
     insert = [(columns.position(name, target.origin), excluded.ref(inserted, target.origin))
               for name, inserted in zip(names, inserted_names)]
+    if not duplicate and _dialect_name(ctx) in ("duckdb", "sqlite"):
+        # DuckDB and SQLite read an unqualified name in DO UPDATE SET / WHERE as the existing
+        # row's (``SET n = n + excluded.n``; both engines run it); PostgreSQL refuses it as
+        # ambiguous, and so does the reading of its dialect.
+        matched.scope.visible = [matched.scope.sources[0]]
     update = [a for item in updates for a in _assignments(item if duplicate else _excluded_values(item), columns,
                                                           matched, ctx)]
     where = conflict.args.get("where")
     condition = matched.lower(where.this if isinstance(where, exp.Where) else where) if where is not None else None
+    matched.scope.visible = None
     keys = []
     for key in conflict.args.get("conflict_keys") or []:
         key = key.this if isinstance(key, exp.Ordered) else key

@@ -76,7 +76,13 @@ def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[ex
     place_empty_select_lists(tokens, statements, types)
     if TokenType.HASH in types:  # (a C-speed test: DuckDB's ``#n`` is rare)
         place_positional_columns(tokens, statements, types)
-    if "COLUMNS" not in text.upper():
+    upper = text.upper()
+    if "IDENTIFIER" in upper:  # Snowflake's IDENTIFIER('t'): the name it holds (identifiers.py)
+        from .identifiers import read_literal_identifiers
+
+        for statement in statements:
+            read_literal_identifiers(statement, dialect, source)
+    if "COLUMNS" not in upper:
         # The parser makes DuckDB's/ClickHouse's COLUMNS(...) only from a name spelt so (any
         # case): without one in the text, no statement holds it, and the lowering need not
         # look for it in every select item (stars.select_items; ~1% of explaining TPC-DS).

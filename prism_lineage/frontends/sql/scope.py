@@ -139,7 +139,8 @@ _KEEP = object()
 
 
 class Scope:
-    __slots__ = ("ctx", "sources", "merged", "star_order", "alt_star_order", "outer", "select_aliases", "_by_alias")
+    __slots__ = ("ctx", "sources", "merged", "star_order", "alt_star_order", "outer", "select_aliases", "_by_alias",
+                 "visible")
 
     def __init__(self, ctx: LoweringContext, outer: "Scope | None" = None):
         self.ctx = ctx
@@ -160,6 +161,11 @@ class Scope:
         # Alias → first source with it, built on first use after the sources change: a query
         # over many tables resolves each qualifier by one lookup instead of asking every source.
         self._by_alias: dict[str, Source] | None = None
+        # The sources an unqualified name may be found in, when not all of them (None): a MERGE
+        # action sees only the rows it acts on — WHEN NOT MATCHED the source row, WHEN NOT MATCHED
+        # BY SOURCE the target row, DuckDB's and SQLite's DO UPDATE the existing row — so a name
+        # both have is that row's, not ambiguous.  Qualified names still reach every source.
+        self.visible: list[Source] | None = None
 
     # --- building ------------------------------------------------------------------------
 
@@ -299,12 +305,15 @@ class Scope:
         open_inner: list[tuple[Source, int]] = []
         key = name.lower()
         while scope is not None:
-            if scope.merged:
+            sources = scope.sources
+            if scope.visible is not None:
+                sources = scope.visible  # a USING join's merged key is both rows': not one row's
+            elif scope.merged:
                 merged = scope.merged.get(key)
                 if merged is not None:
                     return self._maybe_candidates(merged(origin), open_inner, name, origin, depth)
             match = None
-            for source in scope.sources:
+            for source in sources:
                 # ``source.has(key)``, inlined: asked of every source in scope for every column.
                 scan = source.scan
                 if scan is not None:
@@ -318,13 +327,13 @@ class Scope:
                     if scan is None and len(source._index[key]) > 1:
                         self._refuse_duplicated(source, name, origin)
                     if match is not None:
-                        holders = [s for s in scope.sources if s.has(key) and s.find(name) is not None]
+                        holders = [s for s in sources if s.has(key) and s.find(name) is not None]
                         raise AmbiguousColumnError(name, [f"{s.alias}.{name}" for s in holders], origin)
                     match = field
             if match is not None:
                 found = self._ref(match, origin, depth)
                 return self._maybe_candidates(found, open_inner, name, origin, depth)
-            open_inner.extend((s, depth) for s in scope.sources if s.is_open or s.fields_of is not None)
+            open_inner.extend((s, depth) for s in sources if s.is_open or s.fields_of is not None)
             scope = scope.outer
             depth += 1
         if not open_inner:
