@@ -18,7 +18,9 @@ times, over sampled assets of every layer (median and worst).
 ``--mode control-plane`` measures the control plane as people use it, each step a process of
 its own on the project written as native YAML: a full ``sync`` into an empty index with each
 ``--jobs`` value (wall time, CPU time with the workers', peak RSS of the process and of its
-largest worker), a sync after nothing changed, one after one statement changed; sqlglot's own
+largest child — ``peak_rss_worker_mb`` is ``getrusage``'s figure for all children: a reading
+worker, the ``git`` the sync runs, or the child that writes a rebuilt store, whose RSS counts the
+pages it shares with the sync since the fork), a sync after nothing changed, one after one statement changed; sqlglot's own
 parse + qualify of the same statements on one core (the floor a full sync is compared with, per
 core); then answers from the store: ``lineage`` at depths 1, 2 and 10 (both directions) and
 ``lineage impact`` over sampled assets, in process (``StoreReader``) and as whole

@@ -226,7 +226,7 @@ def _type_name(value: Any) -> str | None:
         return None
     text = " ".join(str(value).split())
     # A nested type keeps the case of its field names (``STRUCT<sku VARCHAR>``): paths name them.
-    if "<" in text or re.search(r"\b(struct|row)\s*\(", text, re.I):
+    if "<" in text or re.search(r"\b(struct|row|union)\s*\(", text, re.I):
         return text
     return text.upper()
 

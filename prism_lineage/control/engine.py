@@ -36,14 +36,40 @@ ENGINE_DIRECTORIES = ("views/", "pipelines/")
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
-def read_to_json(read) -> str:
-    return _COMPACT.encode([
-        read.key, read.status.value if read.status else None, list(read.reads),
-        [[name, [[l.source, l.target, l.relationship, l.transformation, l.confidence] for l in links]]
-         for name, links in read.columns],
-        None if read.outputs is None else list(read.outputs),
-        [[list(d.address), d.resolved, None if d.columns is None else [list(c) for c in d.columns]]
-         for d in read.dependencies]])
+def read_to_json(read, memo: dict | None = None) -> str:
+    """A read as the engine stores it (``read_from_json`` reads it back).  ``memo``: each
+    dependency's and link's own JSON by ``id``, for a caller encoding many reads it keeps alive
+    meanwhile (the reads of a pass share their links and dependencies: ``reading_pass._Shared``);
+    the text is the same: the encoder writes a tuple as it writes a list, and items are joined
+    by ``,`` as it joins them."""
+    if memo is None:
+        return _COMPACT.encode([
+            read.key, read.status.value if read.status else None, list(read.reads),
+            [[name, [[l.source, l.target, l.relationship, l.transformation, l.confidence] for l in links]]
+             for name, links in read.columns],
+            None if read.outputs is None else list(read.outputs),
+            [[list(d.address), d.resolved, None if d.columns is None else [list(c) for c in d.columns]]
+             for d in read.dependencies]])
+    encode = _COMPACT.encode
+    columns = []
+    for name, links in read.columns:
+        parts = []
+        for link in links:
+            found = memo.get(id(link))
+            if found is None:
+                found = memo[id(link)] = (encode([link.source, link.target, link.relationship, link.transformation,
+                                                  link.confidence]), link)  # kept: its id stays its own
+            parts.append(found[0])
+        columns.append("[" + encode(name) + ",[" + ",".join(parts) + "]]")
+    dependencies = []
+    for dependency in read.dependencies:
+        found = memo.get(id(dependency))
+        if found is None:
+            found = memo[id(dependency)] = (encode([dependency.address, dependency.resolved, dependency.columns]),
+                                            dependency)
+        dependencies.append(found[0])
+    return ("[" + encode([read.key, read.status.value if read.status else None, read.reads])[1:-1] + ",["
+            + ",".join(columns) + "]," + encode(read.outputs) + ",[" + ",".join(dependencies) + "]]")
 
 
 def read_from_json(text: str):
@@ -149,8 +175,9 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
                                    names)
             # Streamed, in key order (the table's order): each read's JSON is made as it is
             # inserted, never all at once (about 150 MB at 100,000 assets).
+            memo: dict = {}  # the ledger (and its links and dependencies) stays alive while it is used
             connection.executemany("INSERT INTO ledger (key, read) VALUES (?, ?)",
-                                   ((key, read_to_json(lineage.ledger[key])) for key in sorted(lineage.ledger)))
+                                   ((key, read_to_json(lineage.ledger[key], memo)) for key in sorted(lineage.ledger)))
             connection.executemany("INSERT INTO lookups (resolved, key) VALUES (?, ?)", sorted(lookups))
             connection.executemany("INSERT INTO declared (name, columns, complete) VALUES (?, ?, ?)", declared)
             connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('dialect', ?)", (env.dialect,))

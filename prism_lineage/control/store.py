@@ -149,11 +149,24 @@ def alias_rows(asset, identifier: int) -> list[tuple[str, int, int]]:
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
-def links_json(columns) -> str | None:
-    """A parsed edge's column detail as stored (a compact JSON list of 5-lists); None: not traced."""
+def links_json(columns, memo: dict | None = None) -> str | None:
+    """A parsed edge's column detail as stored (a compact JSON list of 5-lists); None: not traced.
+    ``memo``: each link's own JSON by ``id`` of the link, for a caller encoding many edges whose
+    links it keeps alive meanwhile (a warehouse's edges share most links: the rollup shares the
+    objects); the text is the same (the items joined by ``,``, as the encoder joins them)."""
     if columns is None:
         return None
-    return _COMPACT.encode([[c.source, c.target, c.relationship, c.transformation, c.confidence] for c in columns])
+    if memo is None:
+        return _COMPACT.encode([[c.source, c.target, c.relationship, c.transformation, c.confidence]
+                                for c in columns])
+    parts = []
+    for c in columns:
+        found = memo.get(id(c))
+        if found is None:
+            found = memo[id(c)] = (_COMPACT.encode([c.source, c.target, c.relationship, c.transformation,
+                                                    c.confidence]), c)  # the link kept: its id stays its own
+        parts.append(found[0])
+    return "[" + ",".join(parts) + "]"
 
 
 class StoreWriter:
@@ -353,7 +366,8 @@ class StoreWriter:
         import hashlib
 
         edges = list(edges)
-        details = [links_json(edge.columns) for edge in edges]
+        memo: dict = {}  # the edges (and their links) stay alive while it is used
+        details = [links_json(edge.columns, memo) for edge in edges]
         # Each column detail once, in the order first met (the ids it gets are those one insert
         # per detail gave), then every id in a few queries instead of two per detail.
         digests = {detail: hashlib.blake2b(detail.encode(), digest_size=16).hexdigest()

@@ -485,7 +485,7 @@ class _StoreAside:
         except BaseException as error:
             index.release(epoch)
             if temporary is not None:
-                Path(temporary).unlink(missing_ok=True)
+                _remove_store_file(temporary)
             meta["epoch"] = None
             if not isinstance(error, Exception):
                 raise  # Ctrl-C
@@ -503,14 +503,21 @@ class _StoreAside:
             built = os.waitstatus_to_exitcode(status) == 0
         except ChildProcessError:
             built = False
+        except BaseException:  # Ctrl-C while waiting: the child is stopped, its file removed
+            self.stop()
+            raise
         if not built:
-            Path(self.temporary).unlink(missing_ok=True)
+            _remove_store_file(self.temporary)
             return False
         StoreWriter(self.root).publish(self.temporary)
         return True
 
     def abandon(self, index) -> None:
         """The epoch was not written: the child is stopped, its file removed, the number freed."""
+        self.stop()
+        index.release(self.epoch)
+
+    def stop(self) -> None:
         import os
         import signal
 
@@ -519,8 +526,15 @@ class _StoreAside:
             os.waitpid(self.pid, 0)
         except (OSError, ChildProcessError):
             pass
-        Path(self.temporary).unlink(missing_ok=True)
-        index.release(self.epoch)
+        _remove_store_file(self.temporary)
+
+
+def _remove_store_file(path: str) -> None:
+    """A store file the child did not finish, with what SQLite keeps beside it: a child killed
+    in the middle of a transaction leaves its rollback journal (``-journal``; ``-wal``/``-shm``
+    in WAL mode) next to the file."""
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        Path(path + suffix).unlink(missing_ok=True)
 
 
 def _alone() -> bool:

@@ -133,3 +133,56 @@ def test_a_sync_run_beside_other_threads_writes_the_store_itself(tmp_path, monke
     sync(root, tmp_path / "alone", jobs=1)
     assert started[-1] is not None
     assert _stored(tmp_path / "beside") == _stored(tmp_path / "alone")
+
+
+def _interrupt_while_waiting_for_the_child(tmp_path, monkeypatch, before=lambda: None) -> None:
+    """A sync whose Ctrl-C arrives while it waits for the store child (after ``before``); the
+    child must be reaped and nothing of its store left in the index."""
+    import os
+
+    root = project(tmp_path)
+    children = []
+    start = sync_module._StoreAside.start.__func__
+    monkeypatch.setattr(sync_module._StoreAside, "start",
+                        classmethod(lambda cls, *a, **k: children.append(start(cls, *a, **k)) or children[-1]))
+    real = os.waitpid
+
+    def waitpid(pid, options):
+        if children and children[-1] is not None and pid == children[-1].pid and not getattr(waitpid, "done", 0):
+            waitpid.done = 1
+            before()
+            raise KeyboardInterrupt
+        return real(pid, options)
+
+    monkeypatch.setattr(os, "waitpid", waitpid)
+    with pytest.raises(KeyboardInterrupt):
+        sync(root, tmp_path / "index", jobs=1)
+    monkeypatch.undo()
+    assert children[-1] is not None and _leftovers(tmp_path / "index") == []
+    with pytest.raises(ChildProcessError):
+        os.waitpid(children[-1].pid, os.WNOHANG)  # the child was reaped, not left behind
+
+
+def test_ctrl_c_while_the_sync_waits_for_the_child_leaves_no_file(tmp_path, monkeypatch):
+    _interrupt_while_waiting_for_the_child(tmp_path, monkeypatch)
+
+
+def test_ctrl_c_while_the_child_is_in_a_transaction_leaves_no_journal(tmp_path, monkeypatch):
+    """Killed in the middle of writing, the child leaves SQLite's rollback journal beside its
+    file (a fresh CI machine showed it: a slower child was still writing when the parent was
+    interrupted); the parent removes both.  The child here stands still inside its transaction."""
+    import time
+
+    def writing_forever(self, lineage, meta, credentials, temporary):
+        with open(temporary + "-journal", "wb") as journal:
+            journal.write(b"\0" * 512)
+        time.sleep(60)
+
+    def once_the_journal_is_there():
+        deadline = time.monotonic() + 30
+        while not any(p.name.endswith("-journal") for p in (tmp_path / "index").rglob("*")):
+            assert time.monotonic() < deadline, "the child never started its transaction"
+            time.sleep(0.01)
+
+    monkeypatch.setattr(store_module.StoreWriter, "build_aside", writing_forever)
+    _interrupt_while_waiting_for_the_child(tmp_path, monkeypatch, once_the_journal_is_there)

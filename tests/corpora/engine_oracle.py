@@ -29,16 +29,17 @@ class Verdict:
     sql: str
     refused: str | None = None
     problems: list[str] = field(default_factory=list)
+    compared: int = 0  # fields whose identity sources' values were compared with the result
 
 
-def _schema(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
+def _schema(con: duckdb.DuckDBPyConnection, qualified: bool = False) -> dict[str, dict[str, str]]:
     rows = con.execute(
         "select table_schema, table_name, column_name, data_type from information_schema.columns "
         "where table_catalog in (current_database(), 'temp') "
         "order by table_schema, table_name, ordinal_position").fetchall()
     schema: dict[str, dict[str, str]] = {}
     for namespace, table, column, type_ in rows:
-        name = table if namespace == "main" else f"{namespace}.{table}"
+        name = table if namespace == "main" and not qualified else f"{namespace}.{table}"
         schema.setdefault(name, {})[column] = type_
     return schema
 
@@ -78,10 +79,11 @@ def check_write(con: duckdb.DuckDBPyConnection, sql: str) -> Verdict:
     return verdict
 
 
-def check(con: duckdb.DuckDBPyConnection, sql: str) -> Verdict:
-    """Run ``sql`` on ``con`` and judge prism_lineage's answer for it (DuckDB dialect)."""
+def check(con: duckdb.DuckDBPyConnection, sql: str, qualified: bool = False) -> Verdict:
+    """Run ``sql`` on ``con`` and judge prism_lineage's answer for it (DuckDB dialect).
+    ``qualified``: the schema names every table with its schema (``main.t``), for SQL that does."""
     verdict = Verdict(sql)
-    schema = _schema(con)
+    schema = _schema(con, qualified)
     before = {(t, c): _values(con, t, c) for t, columns in schema.items() for c in columns}
     names = [d[0] for d in con.execute(sql).description]
     try:
@@ -127,6 +129,7 @@ def check(con: duckdb.DuckDBPyConnection, sql: str) -> Verdict:
             # A constant branch (``SELECT 1, 2 … UNION SELECT x, y …``) adds values no column held:
             # constants have no source by design, so the query's own literals are allowed.
             out = _column_values(con, sql, position) - _literals(sql)
+            verdict.compared += 1
             if not out <= held:
                 verdict.problems.append(
                     f"{f.name} <- {[s.column for s in identities]} identity exact, but it holds "

@@ -137,6 +137,21 @@ class ExpressionLowerer:
             return None
         return self.ctx.text.span(first, last, self.ctx.statement)
 
+    def _rowid(self, node: exp.Column) -> Expr | None:
+        """SQLite's, DuckDB's and Oracle's ``rowid`` pseudo-column of a table that declares no
+        column of that name: the row's identity, which reads no column (field trial 67).
+        ``None`` elsewhere: another dialect, a derived table, several tables it could be of."""
+        if node.name.lower() != "rowid" or type(self.ctx.dialect).__name__.lower() not in ("sqlite", "duckdb", "oracle"):
+            return None
+        if node.table:
+            source = self.scope.source(tuple(self.ctx.normalizer.part(p) for p in node.parts[:-1]))
+            if source is None or source.scan is None:
+                return None
+        elif sum(1 for s in self.scope.sources if s.scan is not None) != 1 or \
+                any(s.scan is None for s in self.scope.sources):
+            return None
+        return self._call("rowid", [], node, T.BIGINT)
+
     def _call(self, name: str, args: list[Expr], node: exp.Expression, type_: T.DataType = None,
               params: tuple[str, ...] = ()) -> Call:
         # ``ctx.join`` of the node's span with each argument's, in one pass: every call does it.
@@ -224,11 +239,16 @@ class ExpressionLowerer:
             # column, also called ``u``, holds structs: the field ``f`` of that column.
             found = self._struct_field(node, mode) if self._names_a_derived_source(node) else None
             if found is None:
+                found = self._rowid(node)
+            if found is None:
                 raise
             return found
         if resolved is None:
             alias = self.state.alias_expression(node)
             if alias is None:
+                rowid = self._rowid(node)
+                if rowid is not None:
+                    return rowid
                 raise self.scope.unknown_column(node, origin)
             key, expression = alias
             self.state.expanding.add(key)

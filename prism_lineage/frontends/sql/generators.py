@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from ...errors import PrismError
 from ...ir import Expr, Field, FieldRef, GeneratedColumn, GeneratedRole, Generator, Origin, Relation, field_id
-from .nested import UNKNOWN, TypeInfo, struct_field_value, type_info
+from .nested import UNKNOWN, TypeInfo, struct_field_name, struct_field_value, type_info
 from . import stars
 from .semi_structured import path_steps
 
@@ -682,13 +682,15 @@ def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> 
     elif isinstance(expression, exp.Alias):
         if type(expression.this) is exp.Explode and _dialect(ctx) == "duckdb":
             # ``unnest(struct) AS u``: DuckDB still names the columns after the fields.
-            return _duckdb_struct_items(expression.this, lowerer)
+            return _literal_struct_items(expression.this) or _duckdb_struct_items(expression.this, lowerer)
         return None
     if not is_select_generator(node, ctx):
         return None
     form = form_of(node, ctx)
     if form is None:
         return None
+    if type(node) is exp.Explode and _dialect(ctx) == "duckdb" and (items := _literal_struct_items(node)):
+        return items
     # Imported here, past the early returns: every select item asks, and an import statement
     # run per call was a tenth of this function's cost (it cannot be at the top: a cycle).
     from .expressions import Mode
@@ -708,6 +710,23 @@ def select_outputs(expression: exp.Expression, lowerer: "ExpressionLowerer") -> 
             and form.function != "inline_outer":
         return None
     return [(name, GeneratedOutput(node, i, aliases)) for i, name in enumerate(names)]
+
+
+def _literal_struct_items(node: exp.Explode) -> list[tuple[str, exp.Expression]] | None:
+    """DuckDB's ``unnest({'x': a, 'y': b})`` / ``unnest(struct_pack(x := a))`` of a struct the
+    query builds, every field named: one column per field, named so, its value that field's
+    expression (field trial 64: one column, of an "undeclared" type).  ``None`` otherwise (an
+    unnamed field, a ``*``, recursive options)."""
+    struct = node.this
+    if not isinstance(struct, exp.Struct) or not struct.expressions or _duckdb_options(node) != (False, None):
+        return None
+    from . import stars
+
+    names = [struct_field_name(item) for item in struct.expressions]
+    values = [struct_field_value(item) for item in struct.expressions]
+    if any(n is None for n in names) or any(stars.is_star(v) for v in values):
+        return None
+    return [(name, value.copy()) for name, value in zip(names, values)]
 
 
 def _duckdb_struct_items(node: exp.Explode, lowerer: "ExpressionLowerer") -> list[tuple[str, exp.Expression]] | None:

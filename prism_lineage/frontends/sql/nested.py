@@ -105,8 +105,10 @@ def _info(node: exp.DataType | None) -> TypeInfo:
     if not isinstance(node, exp.DataType):
         return UNKNOWN
     kind = node.this
-    if kind == exp.DataType.Type.STRUCT:
-        # A bare STRUCT (RECORD) declares no fields: what it holds is not known.
+    if kind == exp.DataType.Type.STRUCT or kind == exp.DataType.Type.UNION:
+        # A bare STRUCT (RECORD) declares no fields: what it holds is not known.  DuckDB's UNION
+        # reads its members as a struct's fields (``u.num``: the member, NULL when the value
+        # holds another; field trial 65).
         return TypeInfo("struct", node) if node.expressions else UNKNOWN
     if kind == exp.DataType.Type.ARRAY:
         return TypeInfo("array", node)

@@ -65,6 +65,9 @@ class CteDef:
     recursive_target: tuple[str, tuple[Field, ...]] | None = None
     # The rows earlier statements wrote into a table of the script (``CteRef.script``).
     script: bool = False
+    # The scope enclosing the query the WITH belongs to: a CTE inside a subquery may read the
+    # outer query's columns, as the subquery itself may (a correlated CTE; field trial 60).
+    outer: "Scope | None" = None
 
 
 @dataclass(slots=True, eq=False)
@@ -191,7 +194,7 @@ class QueryLowerer:
     def lower_query(self, node: exp.Expression, outer: Scope | None, env: CteEnv) -> Relation:
         with_ = node.args.get("with_") or node.args.get("with")
         if with_ is not None:
-            env = self._define_ctes(with_, env)
+            env = self._define_ctes(with_, env, outer)
         if isinstance(node, exp.Select):
             if node.args.get("connect") is not None:  # START WITH … CONNECT BY: its recursive-CTE twin
                 return self.lower_query(hierarchy.as_recursive_cte(node, self.ctx), outer, env)
@@ -341,7 +344,7 @@ class QueryLowerer:
                                         origin=rows[0][0].origin if rows and rows[0] else None)
         alias = alias or node.args.get("alias")
         names = [ctx.normalizer.part(c) for c in (alias.columns if alias is not None else [])]
-        names += [f"column{i + 1}" for i in range(len(names), width)]
+        names += [_values_column_name(ctx, i) for i in range(len(names), width)]
         origin = ctx.join(rows[0][0].origin, rows[-1][-1].origin) if rows and width else ctx.origin(node)
         values_id = ctx.ids.new("values", origin)
         columns = tuple(
@@ -351,7 +354,7 @@ class QueryLowerer:
 
     # --- CTEs ----------------------------------------------------------------------------
 
-    def _define_ctes(self, with_: exp.With, env: CteEnv) -> CteEnv:
+    def _define_ctes(self, with_: exp.With, env: CteEnv, outer: Scope | None = None) -> CteEnv:
         recursive = bool(with_.args.get("recursive"))
         new_env = CteEnv(env)
         for cte in with_.expressions:
@@ -361,7 +364,7 @@ class QueryLowerer:
             # A CTE sees the ones defined before it (and itself, if recursive): give it a
             # snapshot of the environment so far.
             definition_env = CteEnv(env, dict(new_env.defs))
-            definition = CteDef(name, cte, definition_env, columns, recursive)
+            definition = CteDef(name, cte, definition_env, columns, recursive, outer=outer)
             if recursive:
                 definition_env.defs[name.lower()] = definition
             new_env.defs[name.lower()] = definition
@@ -377,7 +380,7 @@ class QueryLowerer:
         elif definition.recursive and isinstance(body, exp.Union) and _references(body.expression, definition.name, self.ctx):
             relation = self._recursive_cte(definition, body)
         else:
-            relation = self.lower_query(body, None, definition.env)
+            relation = self.lower_query(body, definition.outer, definition.env)
         if definition.columns and needs_renaming(relation, definition.columns):
             # ``WITH c(a, b) AS (SELECT * FROM t)`` over a schema-less t: the names cannot be
             # zipped with columns nobody declared (renaming.py).
@@ -395,14 +398,14 @@ class QueryLowerer:
 
     def _recursive_cte(self, definition: CteDef, body: exp.Union) -> Relation:
         ctx = self.ctx
-        anchor = self.lower_query(body.this, None, definition.env)
+        anchor = self.lower_query(body.this, definition.outer, definition.env)
         names = definition.columns or [f.name for f in anchor.fields]
         origin = anchor.origin
         cte_id = ctx.ids.new("recursive_cte", origin)
         fields = tuple(Field(field_id(cte_id, i), names[i], f.type, f.origin) for i, f in enumerate(anchor.fields))
         definition.recursive_target = (cte_id, fields)
         try:
-            recursive = self.lower_query(body.expression, None, definition.env)
+            recursive = self.lower_query(body.expression, definition.outer, definition.env)
         finally:
             definition.recursive_target = None
         if len(recursive.fields) != len(fields):
@@ -704,6 +707,19 @@ class QueryLowerer:
             builder.column(name)
         ctx.uncertain_about(reason, None, origin)
         return builder.build, [source]
+
+
+# The names a dialect gives a VALUES list's unnamed columns, by 0-based position: DuckDB
+# ``col0, col1`` (measured on DuckDB 2.0.1, also after a shorter alias list: ``v, col1``; field
+# trial 57), Spark/Databricks/Hive ``col1, col2`` (documented), PostgreSQL, Snowflake, SQLite and
+# the rest ``column1, column2``.
+_VALUES_NAMES = {"duckdb": "col{0}", "spark": "col{1}", "spark2": "col{1}", "databricks": "col{1}",
+                 "hive": "col{1}"}
+
+
+def _values_column_name(ctx: LoweringContext, position: int) -> str:
+    pattern = _VALUES_NAMES.get(type(ctx.dialect).__name__.lower(), "column{1}")
+    return pattern.format(position, position + 1)
 
 
 def _not_in_schema(ctx: LoweringContext, parts: tuple[str, ...], origin: Origin | None) -> None:

@@ -312,15 +312,52 @@ class SelectState:
 # --- the SELECT block ---------------------------------------------------------------------
 
 
+def _named_windows(windows: list[exp.Window], ctx) -> dict[str, exp.Window]:
+    """``WINDOW base AS (PARTITION BY b), w AS (base ORDER BY a)``: each name's definition, one
+    defined on another window taking that window's partitioning (and its order and frame where
+    it has none) — SQL:2003, PostgreSQL, DuckDB (field trial 58).  sqlglot keeps a definition's
+    name in ``this`` and the window it is defined on in ``alias`` (older versions: the name in
+    ``alias``, nothing in ``this``)."""
+    written: dict[str, tuple[exp.Window, exp.Identifier | None]] = {}
+    for window in windows:
+        if isinstance(window.this, exp.Identifier):
+            name, base = window.this, window.args.get("alias")
+        else:
+            name, base = window.args.get("alias"), None
+        written[ctx.normalizer.part(name).lower()] = (window, base)
+    resolved: dict[str, exp.Window] = {}
+
+    def resolve(key: str, seen: tuple[str, ...]) -> exp.Window:
+        if key in resolved:
+            return resolved[key]
+        window, base = written[key]
+        if base is None:
+            resolved[key] = window
+            return window
+        base_key = ctx.normalizer.part(base).lower()
+        if base_key not in written or base_key in seen:
+            raise InvalidStatementError(f"window '{base.name}' is not defined before window '{key}'",
+                                        origin=ctx.origin(base))
+        below = resolve(base_key, seen + (key,))
+        merged = window.copy()
+        merged.set("alias", None)
+        for part in ("partition_by", "order", "spec"):
+            if not merged.args.get(part) and below.args.get(part):
+                value = below.args[part]
+                merged.set(part, [v.copy() for v in value] if isinstance(value, list) else value.copy())
+        resolved[key] = merged
+        return merged
+
+    return {key: resolve(key, ()) for key in written}
+
+
 def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None, env: "CteEnv") -> Relation:
     ctx = queries.ctx
     scope = Scope(ctx, outer)
     state = SelectState(ctx, scope, queries, env)
     lowerer = ExpressionLowerer(state)
-    for window in node.args.get("windows") or []:
-        # ``WINDOW w AS (…)``: sqlglot keeps the name in ``this`` (older versions: ``alias``).
-        name = window.args.get("alias") or window.this
-        state.named_windows[ctx.normalizer.part(name).lower()] = window
+    if node.args.get("windows"):
+        state.named_windows = _named_windows(node.args["windows"], ctx)
 
     _refuse_unread_clauses(node, ctx)
     from_clause = queries.lower_from(node, scope, env)

