@@ -399,7 +399,13 @@ class QueryLowerer:
     def _recursive_cte(self, definition: CteDef, body: exp.Union) -> Relation:
         ctx = self.ctx
         anchor = self.lower_query(body.this, definition.outer, definition.env)
-        names = definition.columns or [f.name for f in anchor.fields]
+        columns = definition.columns or []
+        if len(columns) > len(anchor.fields):
+            raise InvalidStatementError(
+                f"CTE {definition.name} names {len(columns)} columns but its query returns {len(anchor.fields)}",
+                origin=anchor.origin)
+        # Fewer names than columns rename the first ones (DuckDB, Postgres), as for any CTE.
+        names = columns + [f.name for f in anchor.fields[len(columns):]]
         origin = anchor.origin
         cte_id = ctx.ids.new("recursive_cte", origin)
         fields = tuple(Field(field_id(cte_id, i), names[i], f.type, f.origin) for i, f in enumerate(anchor.fields))
