@@ -543,6 +543,38 @@ def _nothing() -> None:
     pass
 
 
+def _chunks_by_size(root, relatives: list[str], count: int) -> list[list[str]]:
+    """``relatives`` cut, in order, into about ``count`` chunks of about the same number of bytes.
+
+    A chunk is what one worker parses at a time, and the loader takes the chunks in order.  Cut
+    by the number of files, the last chunk of a generated 100,000-asset project held its 20
+    pipeline files (830 KB each, most of the project's YAML by size) beside 3,100 small ones: one
+    worker parsed them for 2.4 s while the other had nothing left and the loader waited.  Cut by
+    bytes, a large file is a chunk of its own and the two workers share them.  A file that cannot
+    be measured counts as small (its worker's read says what is wrong)."""
+    import os
+
+    sizes = []
+    for relative in relatives:
+        try:
+            sizes.append(os.stat(os.path.join(root, relative)).st_size)
+        except (OSError, ValueError):
+            sizes.append(0)
+    target = max(1, sum(sizes) // max(1, count))
+    chunks: list[list[str]] = []
+    chunk: list[str] = []
+    held = 0
+    for relative, size in zip(relatives, sizes):
+        if chunk and held + size > target:
+            chunks.append(chunk)
+            chunk, held = [], 0
+        chunk.append(relative)
+        held += size
+    if chunk:
+        chunks.append(chunk)
+    return chunks
+
+
 def _parse_files(root: str, relatives: list[str]) -> list:
     """In a worker, while the sync loads the project: declaration files parsed as the loader
     would (``native.parsed_elsewhere``), handed back in order."""
@@ -685,8 +717,7 @@ class EarlyPool:
         if pool is None or not relatives:
             yield from (None for _ in relatives)
             return
-        size = max(64, -(-len(relatives) // (pool.workers * 16)))
-        chunks = [relatives[i:i + size] for i in range(0, len(relatives), size)]
+        chunks = _chunks_by_size(root, relatives, pool.workers * 16)
         futures = []
         try:
             for chunk in chunks:
