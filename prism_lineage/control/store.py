@@ -390,7 +390,7 @@ class StoreWriter:
         # Each column detail once, in the order first met (the ids it gets are those one insert
         # per detail gave), then every id in a few queries instead of two per detail.
         digests = {detail: hashlib.blake2b(detail.encode(), digest_size=16).hexdigest()
-                   for detail in details if detail is not None}
+                   for detail in dict.fromkeys(details) if detail is not None}
         connection.executemany("INSERT OR IGNORE INTO links (digest, links) VALUES (?, ?)",
                                [(digest, detail) for detail, digest in digests.items()])
         by_digest: dict[str, int] = {}
@@ -399,11 +399,10 @@ class StoreWriter:
             part = wanted[start:start + 500]
             by_digest.update(connection.execute(f"SELECT digest, id FROM links WHERE digest IN "
                                                 f"({','.join('?' * len(part))})", part))
-        rows = []
-        for edge, detail in zip(edges, details):
-            link_id = None if detail is None else by_digest[digests[detail]]
-            rows.append((ids[edge.source], ids[edge.target], edge.mark._value_, edge.via._value_, edge.file, link_id,
-                         edge.note, getattr(edge, "revision", None), scope))
+        link_of: dict[str | None, int | None] = {detail: by_digest[digest] for detail, digest in digests.items()}
+        link_of[None] = None  # not traced
+        rows = [(ids[edge.source], ids[edge.target], edge.mark._value_, edge.via._value_, edge.file, link_of[detail],
+                 edge.note, getattr(edge, "revision", None), scope) for edge, detail in zip(edges, details)]
         connection.executemany("INSERT INTO edges (src, dst, mark, via, file, links, note, revision, scope) "
                                "VALUES (?,?,?,?,?,?,?,?,?)", rows)
 
