@@ -713,17 +713,19 @@ def _with_revisions(lineage, previous, revision: str | None):
 
     fresh: dict[str, bool] = {}  # by target: one of the statements writing it was read now
     renamed = _edge_with_revision()
-
-    def named(edge):
-        if edge.mark is not Mark.PARSED:
-            return edge
-        now = fresh.get(edge.target)
-        if now is None:
-            now = fresh[edge.target] = any(k in read_now for k in lineage.ledger_by_asset.get(edge.target, ()))
-        found = revision if now else before.get((edge.source, edge.target, edge.mark, edge.via, edge.file), revision)
-        return edge if found == edge.revision else renamed(edge, found)
-
-    lineage.edges = tuple(named(e) for e in lineage.edges)
+    by_asset, parsed = lineage.ledger_by_asset, Mark.PARSED
+    edges = []  # one loop, no call per edge: a full sync of 100,000 assets names ~300,000 edges' revision
+    for edge in lineage.edges:
+        if edge.mark is parsed:
+            target = edge.target
+            now = fresh.get(target)
+            if now is None:
+                now = fresh[target] = any(k in read_now for k in by_asset.get(target, ()))
+            found = revision if now else before.get((edge.source, target, edge.mark, edge.via, edge.file), revision)
+            if found != edge.revision:
+                edge = renamed(edge, found)
+        edges.append(edge)
+    lineage.edges = tuple(edges)
     # A scope's own reads are made by this pass (the index keeps the base's ledger only).
     for key, overrides in list(lineage.scoped.items()):
         groups = {target: tuple(e if e.mark is not Mark.PARSED else replace(e, revision=revision) for e in group)

@@ -22,6 +22,8 @@ class _Declaration(BaseModel):
 def _identifier(value):
     """An identifier: any text without control characters (a NUL, an escape, a newline)."""
     if isinstance(value, str):
+        if value and value.isprintable():
+            return value  # the common identifier, without a call (``identifier_problem``'s first test)
         problem = identifier_problem(value)
         if problem is not None:
             raise ValueError(f"an identifier {problem}")

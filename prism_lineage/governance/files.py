@@ -21,6 +21,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -195,12 +196,18 @@ def declaration_files(root: Path, directory: str, pattern: str = "*.y*ml") -> li
     if not top.is_dir():
         return []
     inside(root, directory)
+    # Paths as strings (``os.walk`` gives each directory as ``top`` joined with what is below
+    # it): a ``Path`` made and made relative per file was most of listing 100,000 files.  The
+    # same relative POSIX paths as ``(Path(current) / name).relative_to(root).as_posix()``.
+    start = os.fspath(top)
+    relative_top = top.relative_to(root).as_posix()
+    matches = re.compile(fnmatch.translate(pattern)).match
     found = []
-    for current, directories, files in os.walk(top, followlinks=False):
+    for current, directories, files in os.walk(start, followlinks=False):
         directories.sort()
-        for name in files:
-            if fnmatch.fnmatchcase(name, pattern):
-                found.append((Path(current) / name).relative_to(root).as_posix())
+        below = current[len(start):].replace(os.sep, "/")  # "" or "/a/b"
+        prefix = (relative_top + below + "/") if relative_top != "." else (below[1:] + "/" if below else "")
+        found.extend(prefix + name for name in files if matches(name))
     return sorted(found)
 
 

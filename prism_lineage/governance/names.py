@@ -45,6 +45,11 @@ def identifier_problem(value: str) -> str | None:
     """Why ``value`` cannot be an asset's identifier (None: it can)."""
     if not value:
         return "must not be empty"
+    if value.isprintable():
+        # No character of category Cc is printable (``str.isprintable`` is false for Cc, and
+        # for other categories too, which the loop below then looks at): one C call for the
+        # common identifier instead of a category lookup per character.
+        return None
     for character in value:
         if unicodedata.category(character) == "Cc":
             return f"must not hold control characters (it holds {printable(character)})"

@@ -323,6 +323,8 @@ def _declaration(kind: str, document: Any, file: str, root: Path | None = None) 
 
 def _refuse_loader_only(values: dict[str, Any], file: str, where: str = "", root: Path | None = None,
                         prefix: tuple = ()) -> None:
+    if _LOADER_ONLY.isdisjoint(values):
+        return  # the common case: no key to sort
     found = sorted(k for k in values if k in _LOADER_ONLY)
     if found:
         hint = (" (a pipeline declares no read of another table: what its SQL reads is parsed)"

@@ -84,6 +84,19 @@ class StatementRead:
     def columns_from(self, full_name: str) -> tuple[ColumnLink, ...]:
         return next((links for name, links in self.columns if name == full_name), ())
 
+    def reads_with_links(self) -> tuple[tuple[str, tuple[ColumnLink, ...]], ...]:
+        """``(name, self.columns_from(name))`` for each name of ``reads``, in order, without a
+        search per name: ``columns`` names the reads in their order when ``SqlReader.read`` made
+        it (the rollup asks this of every read, twice)."""
+        columns, reads = self.columns, self.reads
+        if len(columns) == len(reads):
+            for (name, _), read in zip(columns, reads):
+                if name != read:
+                    break
+            else:
+                return columns
+        return tuple((name, self.columns_from(name)) for name in reads)
+
 
 def reads_itself(read: StatementRead, writes: str) -> bool:
     """Whether the statement that writes ``writes`` looked that asset up (or scanned it): its
@@ -135,6 +148,18 @@ def _resolution(candidates: tuple[str, ...]) -> Resolution:
 _FOUND_LIMIT = 20_000
 
 
+class _Named:
+    """A declared name as ``Catalog.lookup`` reads a table (its ``name`` and ``parts``, nothing
+    else): the address book needs no columns, and building a ``catalog.Table`` (two indexes of
+    its columns each) per asset was most of building the book of 100,000 assets."""
+
+    __slots__ = ("name", "parts")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.parts = tuple(name.split("."))
+
+
 class AddressBook:
     """The environment's declared tables and views by full name, found the way SQL names them:
     a name that is a suffix of a full name (``orders`` for ``analytics.orders``), or a full
@@ -143,8 +168,7 @@ class AddressBook:
     def __init__(self, full_names: Iterable[str], *, names=None):
         # ``names``: anything with ``Catalog.lookup`` that answers as the catalog of these names
         # would (the control plane's SQL-only sync builds it from the names each address asks).
-        self._names = names if names is not None else Catalog([CatalogTable(n, tuple(n.split(".")), ())
-                                                               for n in full_names])
+        self._names = names if names is not None else Catalog([_Named(n) for n in full_names])  # type: ignore[misc]
         # What each address resolved to: the names do not change, and a sync's statements name
         # the same tables again (and a read asks each scanned table twice: while lowering, and
         # for the scan's owners).  Bounded, so a sync of 100,000 assets does not keep them all.
