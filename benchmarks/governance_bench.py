@@ -16,11 +16,13 @@ how long); explorer answer times at depths 1, 2 and 10 (both directions) and imp
 times, over sampled assets of every layer (median and worst).
 
 ``--mode control-plane`` measures the control plane as people use it, each step a process of
-its own on the project written as native YAML: a full ``sync`` into an empty index with each
+its own on the project written as native YAML: a full ``prism-lineage sync`` (the console script,
+as users run it) into an empty index with each
 ``--jobs`` value (wall time, CPU time with the workers', peak RSS of the process and of its
 largest child — ``peak_rss_worker_mb`` is ``getrusage``'s figure for all children: a reading
 worker, the ``git`` the sync runs, or the child that writes a rebuilt store, whose RSS counts the
-pages it shares with the sync since the fork), a sync after nothing changed, one after one statement changed; sqlglot's own
+pages it shares with the sync since the fork; ``peak_pss_tree_mb``: the sync and all its children
+together, each shared page counted once), a sync after nothing changed, one after one statement changed; sqlglot's own
 parse + qualify of the same statements on one core (the floor a full sync is compared with, per
 core); then answers from the store: ``lineage`` at depths 1, 2 and 10 (both directions) and
 ``lineage impact`` over sampled assets, in process (``StoreReader``) and as whole
@@ -296,33 +298,113 @@ def _load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+# One ``prism-lineage sync`` as users run it: the console script's own ending (``cli.console_main``:
+# after a sync, no interpreter teardown), its ``-o json`` summary on stdout, then one more line
+# from an exit handler registered before the command ran (so it runs after the command's own):
+# the process's figures.
 _SYNC = """
-import json, resource, sys, time
-from prism_lineage.control import sync_environment
+import atexit, json, resource, sys, time
 start = time.perf_counter()
-summary = sync_environment(sys.argv[1], sys.argv[2], jobs=None if sys.argv[3] == "auto" else int(sys.argv[3]))
-wall = time.perf_counter() - start
-me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"in_process_wall_s": round(wall, 3), "statements_read": summary.read,
-                  "unchanged": summary.unchanged, "failed": summary.failed, "workers": summary.workers,
-                  "epoch": summary.epoch,
-                  "cpu_s": round(me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime, 3),
-                  "peak_rss_mb": round(me.ru_maxrss / 1024, 1),
-                  "peak_rss_worker_mb": round(children.ru_maxrss / 1024, 1)}))
+
+def figures():
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(json.dumps({"in_process_wall_s": round(time.perf_counter() - start, 3),
+                      "cpu_s": round(me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime, 3),
+                      "peak_rss_mb": round(me.ru_maxrss / 1024, 1),
+                      "peak_rss_worker_mb": round(children.ru_maxrss / 1024, 1)}), flush=True)
+
+atexit.register(figures)
+from prism_lineage.cli import console_main
+sys.argv = ["prism-lineage", "sync", "--project", sys.argv[1], "--index", sys.argv[2], "--jobs", sys.argv[3],
+            "-o", "json"]
+console_main()
 """
 
 
 def _sync_process(root: Path, index: Path, jobs: str) -> dict:
-    """One ``sync`` as a process of its own: wall time, CPU time (with its workers), peak RSS."""
+    """One ``prism-lineage sync`` as a process of its own: wall time (the whole process: start-up,
+    the sync, its ending), CPU time (with its workers'), peak RSS.  ``in_process_wall_s``: from the
+    process's first line to its exit handlers (the interpreter's start-up left out)."""
     import subprocess
 
     gc.collect()
     load = _load()
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", _SYNC, str(root), str(index), jobs], capture_output=True,
-                          text=True, check=True)
-    return {"wall_s": round(time.perf_counter() - start, 3), **json.loads(done.stdout.strip().splitlines()[-1]),
-            "jobs": jobs, "load_average": load}
+    process = subprocess.Popen([sys.executable, "-c", _SYNC, str(root), str(index), jobs], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    with _TreeMemory(process.pid) as memory:
+        out, err = process.communicate()
+    wall = time.perf_counter() - start
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, "prism-lineage sync", out, err)
+    done = subprocess.CompletedProcess(process.args, 0, out, err)
+    *summary_lines, figures_line = done.stdout.strip().splitlines()
+    summary = json.loads("\n".join(summary_lines))
+    return {"wall_s": round(wall, 3), "statements_read": summary["read"], "unchanged": summary["unchanged"],
+            "failed": summary["failed"], "workers": summary["workers"], "epoch": summary["epoch"],
+            **json.loads(figures_line), "peak_pss_tree_mb": memory.peak_mb, "jobs": jobs, "load_average": load}
+
+
+class _TreeMemory:
+    """The peak memory of a process and its descendants together, sampled every 0.25 s: the sum
+    of their proportional set sizes (PSS, ``/proc/PID/smaps_rollup``), in which a page shared by
+    several of them (a forked child's copy-on-write pages) is counted once in all — the memory
+    the sync really takes, where each one's RSS counts shared pages again.  None where /proc is
+    not there."""
+
+    def __init__(self, pid: int):
+        self.pid, self.peak_mb = pid, None
+        import threading
+
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def __enter__(self):
+        if Path("/proc/self/smaps_rollup").exists():
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.25):
+            total = sum(_pss_kb(pid) for pid in _tree(self.pid))
+            if total:
+                self.peak_mb = max(self.peak_mb or 0.0, round(total / 1024, 1))
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and its descendants (from each process's parent in /proc/PID/stat)."""
+    import os
+
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                stat = Path(f"/proc/{name}/stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(name))
+    found, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        found.append(pid)
+        stack.extend(children.get(pid, ()))
+    return found
+
+
+def _pss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _baseline(project: Project, index: Path, sample: int) -> dict:

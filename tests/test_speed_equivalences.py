@@ -446,3 +446,25 @@ _names = st.text(alphabet="ab.[]*", max_size=6)
 def test_a_columns_owner_by_its_dots_is_the_longest_table_it_starts_with(owners, table, rest):
     for column in (f"{table}.{rest}", rest, table):
         assert sql_reading._owner_of(column, owners) == _owner_of_before(column, owners)
+
+
+# Text of the sort SQL is made of, with what ends or starts a word: digits and "$" leading a run,
+# quotes, dots, punctuation, every ASCII character now and then.
+_SQL_CHARACTERS = st.sampled_from(list("abcXYZ_$0189 .,;()'\"`\n\t-+*/=<>[]{}@#:") + [chr(c) for c in range(128)])
+
+
+@given(st.text(_SQL_CHARACTERS, max_size=60))
+def test_a_passs_ascii_words_are_the_regular_expressions(sql):
+    """``reading_pass.ascii_words`` (bytes translated and split, used for every statement of a
+    sync's reading pass) finds the words ``_WORD`` finds, lowered."""
+    from prism_lineage.control.reading_pass import _WORD, ascii_words
+
+    assert {w.decode("ascii") for w in ascii_words(sql)} == {w.lower() for w in _WORD.findall(sql)}
+
+
+def test_a_passs_ascii_words_on_the_cases_that_matter():
+    from prism_lineage.control.reading_pass import ascii_words
+
+    assert ascii_words("SELECT 1orders, $x.a$b, t9, 12 FROM S.Orders_2") == {
+        b"select", b"orders", b"x", b"a$b", b"t9", b"from", b"s", b"orders_2"}
+    assert ascii_words("") == set() and ascii_words("1 2 $ $$ 3") == set()

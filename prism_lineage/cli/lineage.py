@@ -128,6 +128,9 @@ def _answer_from_store(args) -> str:
         summary = sync(args.project, args.index, args.env, wait=args.wait, base=args.base, base_rev=args.base_rev,
                        approved=args.approved, jobs=args.jobs or None, statement_timeout=args.statement_timeout,
                        max_statement_bytes=args.max_statement_bytes)
+        from . import end_without_teardown
+
+        end_without_teardown()  # the summary holds what the sync worked out (``cli.end_without_teardown``)
         print(summary.line(), file=sys.stderr)
     found = locate(args.index, args.project, args.env)
     if found.store is None:

@@ -32,6 +32,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from ..errors import NestingTooDeepError
 from ..governance.sql_reading import ColumnLink, Dependency, SqlReader, StatementRead, reads_itself, statement_key
@@ -40,7 +41,29 @@ from ..governance.statuses import ParserState, SqlStatus
 from .budget import ReadingBudget, default_jobs  # noqa: F401 - re-exported
 
 _WORD = re.compile(r"[^\W\d][\w$]*", re.UNICODE)
-_CHUNK = 8  # statements a worker takes at a time when many are ready
+# Statements a worker takes at a time when many are ready.  Every chunk costs this process a
+# submission, a wake-up of the executor's threads, a future and a wait; at 8 a 100,000-asset pass
+# was 9,500 chunks and those mechanics were about half of this process's CPU in the pass (which
+# the workers' two cores share); at 32 (45 ms of reading) the pass still hands out small chunks
+# as the ready statements run out (``size`` below).
+_CHUNK = 32
+_SLICE = 1024  # statements whose words are looked at between two looks at the workers
+
+# ``_WORD`` over ASCII text, in C: every byte that is not ``[A-Za-z0-9_$]`` a space, the text
+# split, and the digits and ``$`` a run starts with stripped (``_WORD`` starts a word only at a
+# letter or ``_`` and runs on to the end of the run): the same words, as bytes, lowered.
+_ASCII_RUNS = bytes(c if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "_$") else 32 for c in range(256))
+_LEADING = b"0123456789$"
+
+
+def ascii_words(sql: str) -> set[bytes]:
+    """``{w.lower() for w in _WORD.findall(sql)}`` encoded, for ASCII ``sql`` (about a third of the
+    time: this runs for every statement of a pass)."""
+    words = set(sql.encode("ascii").lower().translate(_ASCII_RUNS).split())
+    if words and min(words) < b"A":  # a run starts with a digit or "$" (they sort first)
+        words = set(map(bytes.lstrip, words, repeat(_LEADING)))
+        words.discard(b"")
+    return words
 
 
 @dataclass
@@ -119,37 +142,64 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
     if not tasks:
         return result
 
-    # What each statement may read among the derived assets whose columns this pass works out.
+    # What each statement may read among the derived assets whose columns this pass works out:
+    # looked at slice by slice (``analyse``) while the workers read the first ones, not all before
+    # the first is handed out (at 100,000 assets that was 1-2 s of both workers waiting).  A
+    # statement looked at after a derived asset it needs was read is not blocked by it; one looked
+    # at before is unblocked when it is (``done``).
     pending = {writer for i in tasks for writer in writers_of_key[tasks[i].key]}
     needs: dict[int, set[str]] = {}
     derived_words = by_word.keys()
-    for i, task in tasks.items():
-        sql = task.sql
-        # ASCII text lowered whole has the same words, lowered (one call instead of one per
-        # word: this runs for every statement before the first is handed out).
-        words = set(_WORD.findall(sql.lower())) if sql.isascii() else {w.lower() for w in _WORD.findall(sql)}
-        needs[i] = {name for word in derived_words & words for name in by_word[word] if name != task.writer}
+    ascii_by_word = {word.encode("ascii"): names for word, names in by_word.items() if word.isascii()}
+    ascii_derived = ascii_by_word.keys()
+    order = list(tasks)  # in the statements' order (``tasks`` was filled in it)
+    analysed = 0
+    blocked: dict[int, set[str]] = {}
+    unblocked_by: dict[str, list[int]] = {}
+    # Taken from the front as chunks are handed out: a deque (a list's pop(0) moves the rest, which
+    # at 100,000 assets was over half a second of this process's time).
+    ready: deque[int] = deque()
+
+    def analyse(count: int) -> None:
+        nonlocal analysed
+        upto = min(len(order), analysed + count)
+        for i in order[analysed:upto]:
+            task = tasks[i]
+            sql = task.sql
+            if sql.isascii():
+                found, names_of = ascii_derived & ascii_words(sql), ascii_by_word
+            else:
+                found, names_of = derived_words & {w.lower() for w in _WORD.findall(sql)}, by_word
+            if found:
+                need = needs[i] = {name for word in found for name in names_of[word] if name != task.writer}
+                waits = blocked[i] = {name for name in need if name in pending}
+                for name in waits:
+                    unblocked_by.setdefault(name, []).append(i)
+                if waits:
+                    continue
+            ready.append(i)
+        analysed = upto
+
+    derived_columns: dict[str, tuple | None] = {}  # a derived asset's columns, once its writer was read
 
     def columns_of(name: str):
         columns = declared.get(name)
         if columns is not None:
             return columns
+        if name in derived_columns:
+            return derived_columns[name]
         writer = derived_writer.get(name)
         if writer is None:
             return None
         read = known.get(key_of[writer])  # a derived asset's writer has SQL: its key is known
-        if read is None or read.outputs is None or reads_itself(read, name):
-            return None  # a writer reading its own target gives no shape (rollup._Builder._columns_of)
-        return tuple((n, None) for n in read.outputs)
-
-    blocked = {i: {n for n in needs[i] if n in pending} for i in tasks}
-    # Taken from the front as chunks are handed out: a deque (a list's pop(0) moves the rest, which
-    # at 100,000 assets was over half a second of this process's time).
-    ready = deque(i for i in sorted(tasks) if not blocked[i])
-    unblocked_by: dict[str, list[int]] = {}
-    for i, names in blocked.items():
-        for name in names:
-            unblocked_by.setdefault(name, []).append(i)
+        if read is None:
+            return None  # not read yet (a cycle of words): not kept, it may be read later
+        if read.outputs is None or reads_itself(read, name):
+            columns = None  # a writer reading its own target gives no shape (rollup._Builder._columns_of)
+        else:
+            columns = tuple((n, None) for n in read.outputs)
+        derived_columns[name] = columns  # a read joins ``known`` once and is never replaced
+        return columns
 
     def done(task: _Task, read: StatementRead, why: str | None) -> list[int]:
         result.reads[task.key] = known[task.key] = read
@@ -160,7 +210,7 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
             pending.discard(writer)
             for j in unblocked_by.get(writer, ()):
                 blocked[j].discard(writer)
-                if not blocked[j] and j in tasks and j not in started and j not in freed:
+                if not blocked[j] and j not in started and j not in freed:
                     freed.append(j)
         return freed
 
@@ -169,13 +219,17 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
 
     def payload(i: int):
         task = tasks[i]
+        need = needs.get(i)
         return (task.index, task.key, task.sql, task.dialect,
-                {name: columns_of(name) for name in needs[i]})
+                {name: columns_of(name) for name in need} if need else {})
 
     def next_ready(busy: bool) -> deque[int]:
         """Ready statements, or — when nothing is being read and a cycle (of words) blocks the
         rest — the first blocked one, read with what is known."""
         if ready or busy:
+            return ready
+        if analysed < len(order):
+            analyse(_SLICE)
             return ready
         rest = sorted(i for i in tasks if i not in started)
         if rest:
@@ -201,13 +255,18 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
         result.workers = pool.workers
         with _terminating():
             while finished < total:
+                looking = analysed < len(order)
+                if looking:
+                    analyse(_SLICE)
                 batch = next_ready(pool.busy())
                 while batch and pool.has_room():
                     size = max(1, min(_CHUNK, len(batch) // max(1, pool.workers * 2)))
                     chunk = [batch.popleft() for _ in range(min(size, len(batch)))]
                     started.update(chunk)
                     pool.submit([payload(i) for i in chunk])
-                for outcomes in pool.results():
+                # While statements are still being looked at, only what has come back is taken
+                # (the workers have work in flight meanwhile); then the pass waits for them.
+                for outcomes in (pool.results(wait=False) if looking else pool.results()):
                     for index, packed, why in outcomes:
                         ready.extend(done(tasks[index], shared.read(packed), why))
                         finished += 1
@@ -225,39 +284,51 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
 
 # --- what travels back from a worker ----------------------------------------------------------------
 
+_PACKED: dict[tuple, tuple] = {}  # in a worker: each distinct group of packed links, one tuple
+_PACKED_LIMIT = 50_000
+
+
 def pack(read: StatementRead) -> tuple:
     """A read as plain tuples and strings: what a worker sends back (pickled and unpickled far
-    faster than the dataclasses, and ``_Shared`` rebuilds it sharing what reads repeat)."""
-    return (read.key, None if read.status is None else read.status.value, read.reads,
-            tuple((name, tuple((link.source, link.target, link.relationship, link.transformation, link.confidence)
-                               for link in links)) for name, links in read.columns),
+    faster than the dataclasses, and ``_Shared`` rebuilds it sharing what reads repeat).  The
+    links from one asset that another read of this worker gave too are sent as the very same
+    tuple, so a chunk pickles each such group once (the pickler refers back to an object it has
+    written) and this process unpickles it once."""
+    if len(_PACKED) > _PACKED_LIMIT:
+        _PACKED.clear()
+    columns = tuple((name, _PACKED.setdefault(group, group))
+                    for name, group in ((name, tuple((link.source, link.target, link.relationship,
+                                                      link.transformation, link.confidence) for link in links))
+                                        for name, links in read.columns))
+    return (read.key, None if read.status is None else read.status.value, read.reads, columns,
             read.outputs, tuple((d.address, d.resolved, d.columns) for d in read.dependencies))
 
 
+_GROUPS = 50_000  # distinct groups of links ``_Shared`` remembers (a key of pointers each)
+
+
 class _Shared:
-    """Rebuilds packed reads (``pack``), each distinct column link, dependency and name held
-    once for the whole pass: a warehouse's statements repeat the same links (``id`` to ``id``,
-    identity, exact) and look up the same tables with the same columns, and every read would
-    otherwise hold its own copies — most of a full sync's memory at 100,000 assets.  The reads
-    compare equal to the worker's own (frozen dataclasses compare by value)."""
+    """Rebuilds packed reads (``pack``), each distinct column link, group of links from one asset,
+    dependency and name held once for the whole pass: a warehouse's statements repeat the same
+    links (``id`` to ``id``, identity, exact) and look up the same tables with the same columns,
+    and every read would otherwise hold its own copies — most of a full sync's memory at 100,000
+    assets.  The reads compare equal to the worker's own (frozen dataclasses compare by value)."""
 
     def __init__(self) -> None:
-        self.links: dict[tuple, ColumnLink] = {}
+        self.links: dict[tuple, tuple[tuple, ColumnLink]] = {}  # packed link -> (that key, its link)
+        self.groups: dict[tuple, tuple[ColumnLink, ...]] = {}  # packed group -> its links
         self.dependencies: dict[tuple, Dependency] = {}
         self.names: dict = {}
 
     def read(self, packed: tuple) -> StatementRead:
         key, status, reads, columns, outputs, dependencies = packed
-        links, names = self.links, self.names
+        groups, names = self.groups, self.names
         found_links = []
         for name, found in columns:
-            shared = []
-            for link in found:
-                one = links.get(link)
-                if one is None:
-                    one = links[link] = ColumnLink(*link)
-                shared.append(one)
-            found_links.append((names.setdefault(name, name), tuple(shared)))
+            shared = groups.get(found)
+            if shared is None:
+                shared = self._group(found)
+            found_links.append((names.setdefault(name, name), shared))
         shared_dependencies = []
         for dependency in dependencies:
             one = self.dependencies.get(dependency)
@@ -268,6 +339,20 @@ class _Shared:
                              names.setdefault(reads, reads) if reads else (), tuple(found_links),
                              None if outputs is None else names.setdefault(outputs, outputs),
                              tuple(shared_dependencies))
+
+    def _group(self, found: tuple) -> tuple[ColumnLink, ...]:
+        links = self.links
+        keys, shared = [], []
+        for link in found:
+            one = links.get(link)
+            if one is None:
+                one = links[link] = (link, ColumnLink(*link))
+            keys.append(one[0])
+            shared.append(one[1])
+        group = tuple(shared)
+        if len(self.groups) < _GROUPS:
+            self.groups[tuple(keys)] = group  # its key made of the links' own keys: no copy kept
+        return group
 
 
 class _terminating:
@@ -502,8 +587,10 @@ class _Pool:
     def submit(self, chunk) -> None:
         self._futures[self._executor.submit(_read_chunk, chunk, self.source)] = chunk
 
-    def results(self) -> Iterable[list]:
-        from concurrent.futures import FIRST_COMPLETED, wait
+    def results(self, wait: bool = True) -> Iterable[list]:
+        """The outcomes of chunks that are done (at least one, if ``wait``: it waits for one)."""
+        from concurrent.futures import FIRST_COMPLETED
+        from concurrent.futures import wait as done_among
         from concurrent.futures.process import BrokenProcessPool
 
         if self._retry:
@@ -511,7 +598,7 @@ class _Pool:
             return
         if not self._futures:
             return
-        finished, _ = wait(list(self._futures), return_when=FIRST_COMPLETED)
+        finished, _ = done_among(list(self._futures), timeout=None if wait else 0, return_when=FIRST_COMPLETED)
         # In the order they were submitted (``wait`` returns a set): when several chunks are done
         # by the time we look, which one is taken first must not depend on hashing.
         for future in [f for f in self._futures if f in finished]:

@@ -109,8 +109,8 @@ class RevisionWatcher:
 
         with self.state.lock:
             self.state.running, self.state.revision = True, revision
-        command = [sys.executable, "-c", "import sys; from prism_lineage.cli import main; sys.exit(main())", "sync", "--project", self.project_dir,
-                   "--index", self.index, "--wait"]
+        command = [sys.executable, "-m", "prism_lineage", "sync", "--project", self.project_dir, "--index", self.index,
+                   "--wait"]
         if self.environment is not None:
             command += ["--env", self.environment]
         try:

@@ -21,9 +21,6 @@ CASES = yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["cases"]
 
 # Known wrong answers, by a fragment of the query: the trial in /work/coord/trials that holds them.
 KNOWN: dict[str, str] = {
-    "UNNEST({": "trial 64: UNNEST of a struct built in the query read as a list (one field)",
-    "UNNEST([{": "trial 64: recursive UNNEST of a list of structs built in the query (one field)",
-    "UNNEST([[{": "trial 64: recursive UNNEST of a list of structs built in the query (one field)",
 }
 
 

@@ -19,6 +19,10 @@ def test_control_plane_mode_reads_every_statement_then_none_then_one():
     for jobs in ("1", "2"):
         full = figures[f"full_sync_jobs_{jobs}"]
         assert full["statements_read"] >= figures["statements"] * 0.8 and full["failed"] == 0
+        # The tree's memory counts each shared page once: never below the sync's own share of it,
+        # never above the sum of the RSS figures (where /proc is there to sample it).
+        if full["peak_pss_tree_mb"] is not None:
+            assert 0 < full["peak_pss_tree_mb"] <= full["peak_rss_mb"] + 3 * full["peak_rss_worker_mb"] + 50
     assert figures["nothing_changed_sync"]["statements_read"] == 0
     assert figures["one_statement_changed_sync"]["statements_read"] == 1
     assert figures["api_in_process"]["answers_each"] == figures["cli_whole_process"]["answers_each"] == 3

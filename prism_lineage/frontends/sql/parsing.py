@@ -161,12 +161,85 @@ def _parse(tokens: list[Token], text: str, dialect: Dialect, source: SourceText)
     try:
         return parser.parse(tokens, text)
     except sqlglot_errors.ParseError as error:
-        raise _parse_error(error, source) from None
+        parsed = _as_column_names(error, parser, tokens, text)
+        if parsed is None:
+            raise _parse_error(error, source) from None
+        return parsed
     except RecursionError:
         raise  # the worker turns it into NestingTooDeepError
     except (sqlglot_errors.SqlglotError, ValueError, TypeError, IndexError, KeyError, AttributeError,
             AssertionError, LookupError, ArithmeticError, UnicodeError) as error:
         raise _unexpected(error, parser, source) from None
+
+
+def _as_column_names(error: sqlglot_errors.ParseError, parser, tokens: list[Token],
+                     text: str) -> list[exp.Expression | None] | None:
+    """The statements again, reading a nested type's name before ``<`` as a column name
+    (field trial 66): sqlglot takes ``range < 5`` (also ``map``, ``list``, ``array``,
+    ``struct``, ``object``, ``nullable`` …) for the start of a parameterized type
+    ``RANGE<…>`` and fails with "Expecting >" where the type's parameters should stand.  A
+    column of that name is common (DuckDB's ``range()`` yields one).  Only after that
+    failure, the nearest such name before the failure is made an identifier and the text
+    parsed again (once per such name at most).  None when that does not parse: the caller
+    reports the first error (a genuine type with a missing ``>`` stays one)."""
+    candidates = _type_names_before_less_than(parser, tokens)
+    if not candidates:
+        return None
+    retyped: list[tuple[Token, TokenType]] = []
+    failure = error
+    while candidates:
+        details = failure.errors[0] if failure.errors else {}
+        if not str(details.get("description") or "").startswith("Expecting >"):
+            break
+        line, column = details.get("line"), details.get("col")
+        if line is None or column is None:
+            break
+        before = [token for token in candidates if (token.line, token.col) < (int(line), int(column))]
+        if not before:
+            break
+        token = before[-1]
+        candidates.remove(token)
+        retyped.append((token, token.token_type))
+        # A quoted identifier's token: a plain name would still be read as the function of
+        # that name (``MAP(…)``); the identifier is unquoted again below, so that it folds
+        # case as the dialect folds an unquoted name.
+        token.token_type = TokenType.IDENTIFIER
+        try:
+            parsed = parser.parse(tokens, text)
+        except sqlglot_errors.ParseError as again:
+            failure = again
+            continue
+        except (sqlglot_errors.SqlglotError, ValueError, TypeError, IndexError, KeyError, AttributeError,
+                AssertionError, LookupError, ArithmeticError, UnicodeError):
+            break
+        starts = {token.start for token, _ in retyped}
+        for statement in parsed:
+            for identifier in statement.find_all(exp.Identifier) if statement is not None else ():
+                if identifier.quoted and identifier.meta.get("start") in starts:
+                    identifier.set("quoted", False)
+        for token, token_type in retyped:  # the tokens as the text spells them
+            token.token_type = token_type
+        return parsed
+    for token, token_type in retyped:  # the tokens as they were (callers may read them again)
+        token.token_type = token_type
+    return None
+
+
+def _type_names_before_less_than(parser, tokens: list[Token]) -> list[Token]:
+    """Tokens of a nested type's name (not ``UNION``/``TABLE``: keywords, never columns)
+    followed by ``<``.  What follows ``<`` may be a type's name too (``map < list``, two
+    columns, is valid DuckDB): which reading holds is left to the parser."""
+    nested = parser.NESTED_TYPE_TOKENS
+    found = []
+    for at in range(len(tokens) - 2):
+        token_type = tokens[at].token_type
+        if token_type not in nested or token_type in _NEVER_COLUMNS or tokens[at + 1].token_type is not TokenType.LT:
+            continue
+        found.append(tokens[at])
+    return found
+
+
+_NEVER_COLUMNS = frozenset((TokenType.UNION, TokenType.TABLE))
 
 
 # What may stand between SELECT and its list, and what ends a select list.

@@ -83,6 +83,10 @@ class ScriptTable:
     # Through the script, the tables its rows were read from that the schema does not declare,
     # as the writing statements said it: every read of the rows says it too.
     missing: list[str] = field(default_factory=list)
+    # A view's query as lowered where it was last read, while the script has changed nothing it
+    # may read since (``_view_rows``): (the catalog's version then, the rows, their column
+    # names, the notes and missing tables that lowering said).
+    lowered: tuple | None = None
 
 
 class _Entries:
@@ -122,12 +126,17 @@ class _Entries:
 class ScriptCatalog:
     """The user's catalog, plus the tables and views the script's statements create or change."""
 
-    __slots__ = ("base", "document", "_tables", "_ctx", "_variables", "functions")
+    __slots__ = ("base", "document", "_tables", "_ctx", "_variables", "functions", "version", "_looked_up")
 
     def __init__(self, base: Catalog):
         self.base = base
         self.document = base.document
         self._tables = _Entries()
+        # Changes whenever a statement may have changed what a view's query reads (a write, a
+        # change of columns, a drop, a function, a variable, a new table under a name looked up
+        # before): a view lowered at this version may be read again as it was (``_view_rows``).
+        self.version = 0
+        self._looked_up: set[str] = set()  # the last name parts of the tables statements read
         self._ctx: LoweringContext | None = None  # the statement being lowered
         self._variables: dict[str, object] = {}  # script variables by lower-case name (variables.py)
         # The functions the script defined so far, inlined where called (routines.py).
@@ -136,6 +145,7 @@ class ScriptCatalog:
     def define_variable(self, variable) -> None:
         """A DECLARE or SET gave ``variable`` its value, for the statements after it."""
         self._variables[variable.name.lower().lstrip("@$")] = variable
+        self.version += 1
 
     @property
     def has_variables(self) -> bool:
@@ -163,6 +173,8 @@ class ScriptCatalog:
         return self._find(parts, origin, reading=False)
 
     def _find(self, parts: tuple[str, ...], origin: Origin | None, reading: bool) -> Table | None:
+        if reading and parts:
+            self._looked_up.add(parts[-1].lower())
         found = self.script_table(parts)
         if found is not None:
             if found.gone is not None:
@@ -196,6 +208,29 @@ class ScriptCatalog:
     def record(self, statement: Statement, node: exp.Expression, ctx: LoweringContext) -> Statement:
         """What ``statement`` (lowered from ``node``) does to the script's tables; the statement,
         with what the catalog could not follow added to its ``uncertain`` entries."""
+        unchanged = self._changes_no_read(statement, node)
+        try:
+            return self._record(statement, node, ctx)
+        finally:
+            if not unchanged:
+                self.version += 1
+
+    def _changes_no_read(self, statement: Statement, node: exp.Expression) -> bool:
+        """Whether ``statement`` leaves every read of the script's tables as it was: it writes
+        nothing (a query), or it creates a table or view under a name no statement looked up
+        among the script's tables and that names none of them yet.  Anything else may change
+        what a view's query reads (conservative: an INSERT into a table no view reads too)."""
+        if statement.kind == "select" and statement.target is None and isinstance(node, exp.Query):
+            return True
+        if not isinstance(node, exp.Create) or statement.kind not in _CREATES or statement.target is None:
+            return False
+        if str(node.args.get("kind") or "").upper() not in ("TABLE", "VIEW"):
+            return False
+        parts = tuple(statement.target.split("."))
+        last = parts[-1].lower()
+        return last not in self._looked_up and not self._tables.named(last)
+
+    def _record(self, statement: Statement, node: exp.Expression, ctx: LoweringContext) -> Statement:
         if isinstance(node, (exp.Create, exp.Drop, exp.Command)):
             routines.record(self.functions, node, ctx)
         changes = ddl.table_changes(node, ctx, statement.origin)
@@ -559,6 +594,8 @@ def script_read(queries, parts: tuple[str, ...], alias: str | None, column_alias
     catalog = ctx.catalog
     if not ctx.through_script or not isinstance(catalog, ScriptCatalog):
         return None
+    if parts:
+        catalog._looked_up.add(parts[-1].lower())
     entry = catalog.script_table(parts)
     if entry is None or entry.gone is not None:
         return None
@@ -569,8 +606,10 @@ def script_read(queries, parts: tuple[str, ...], alias: str | None, column_alias
         catalog.note(reason, origin)
         if reason not in ctx.missing:
             ctx.missing.append(reason)
-    if entry.view is not None:
+    if entry.view is not None and not KEEP_VIEWS:  # lowered at every read (tests compare the two)
         definition = CteDef(name, exp.CTE(this=entry.view), CteEnv(), list(entry.view_columns), False)
+    elif entry.view is not None:
+        definition = _view_rows(queries, catalog, entry)
     elif entry.rows is not None:
         # The rows' fields are the table's columns in order: read them under the columns'
         # current names (a column renamed by ALTER).
@@ -583,3 +622,46 @@ def script_read(queries, parts: tuple[str, ...], alias: str | None, column_alias
             catalog.note(f"{entry.stops}: lineage through the script stops at {name}", origin)
         return None
     return queries._cte_source(definition, alias or parts[-1], column_aliases, origin)
+
+
+# Whether a view's lowered query is kept for the reads after it (``_view_rows``); tests turn it
+# off to compare with lowering it at every read.
+KEEP_VIEWS = True
+
+
+def _view_rows(queries, catalog: ScriptCatalog, entry: ScriptTable):
+    """A view of the script, read through: its query lowered where it is read, as the rows of a
+    script table (``CteRef.script``), and kept for the reads after it while the script changes
+    nothing the query may read (``ScriptCatalog.version``).
+
+    Lowering the query at every read made a chain of views quadratic: each read lowered the
+    view, whose query read the view before it, lowered again, and so on down the chain (200
+    views: 20,301 lowerings of a SELECT).  Kept, each view is lowered once per change of what it
+    reads; the lineage walk stops at its rows (``lineage/through.py``), as at a table's.  What
+    its lowering said (notes, tables not in the schema) is said again by every read that
+    re-uses it, as lowering it there would have."""
+    from .queries import CteDef, CteEnv
+
+    ctx = queries.ctx
+    kept = entry.lowered
+    if kept is None or kept[0] != catalog.version:
+        version = catalog.version
+        definition = CteDef(entry.table.name, exp.CTE(this=entry.view), CteEnv(), list(entry.view_columns), False)
+        outer_uncertain, outer_missing = ctx.uncertain, ctx.missing
+        ctx.uncertain, ctx.missing = [], []
+        try:
+            body = queries._cte_relation(definition)
+            kept = (version, body, list(definition.columns), tuple(ctx.uncertain), tuple(ctx.missing))
+        finally:
+            ctx.uncertain, ctx.missing = outer_uncertain, outer_missing
+        entry.lowered = kept
+    _, body, columns, notes, missing = kept
+    said = {(u.reason, u.field) for u in ctx.uncertain}
+    for note in notes:
+        if (note.reason, note.field) not in said:
+            ctx.uncertain.append(note)
+            said.add((note.reason, note.field))
+    for reason in missing:
+        if reason not in ctx.missing:
+            ctx.missing.append(reason)
+    return CteDef(entry.table.name, None, CteEnv(), list(columns), False, relation=body, script=True)
