@@ -144,21 +144,22 @@ def _collector_paused():
 
 @contextmanager
 def _collecting():
-    """The collector on again while SQL may be read in this process (the rollup reads what the
-    pass could not know, and the visibility scopes' own reads), over what is made from now on
-    only: everything the sync holds so far is frozen, never scanned (``_collector_paused``
-    unfreezes it at the end)."""
+    """The collector on while SQL is read in this process (the rollup reads what the pass could
+    not know, and the visibility scopes' own reads: ``rollup.collecting_while_reading``), and
+    only then: the rollup's own objects (edges, assets, statements) hold no cycle, and a
+    collector left on passed over them again and again as they were made, then once more when
+    the rollup ended.  Everything the sync holds so far is frozen first, never scanned
+    (``_collector_paused`` unfreezes it at the end)."""
     import gc
 
     if gc.isenabled():
         yield
         return
+    from ..governance.rollup import collecting_while_reading
+
     gc.freeze()
-    gc.enable()
-    try:
+    with collecting_while_reading():
         yield
-    finally:
-        gc.disable()
 
 
 def _sync(project_dir, index, environment, *, wait, base, base_rev, approved, jobs, statement_timeout,
