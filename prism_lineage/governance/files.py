@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import operator
 import os
 import re
 import stat
@@ -73,6 +74,11 @@ def _limit(variable: str, default: int) -> int:
 def inside(root: Path, relative: str) -> Path:
     """``root/relative``, refused unless ``relative`` is a relative path that stays under
     ``root`` once links are resolved."""
+    return Path(_inside(root, relative))
+
+
+def _inside(root: Path, relative: str) -> str:
+    """``inside``, as a string (``read_text`` opens it: no ``Path`` made per file read)."""
     if not relative or relative.startswith("/") or ".." in relative.split("/") or "\x00" in relative:
         raise ProjectError(f"{printable(relative)}: not a path inside the project")
     base = _real_root(root)
@@ -81,7 +87,7 @@ def inside(root: Path, relative: str) -> Path:
         resolved = os.path.realpath(os.path.join(root, relative))
     if resolved != base and not resolved.startswith(base.rstrip(os.sep) + os.sep):
         raise ProjectError(f"{printable(relative)} leads outside the project: refused")
-    return Path(resolved)
+    return resolved
 
 
 # The real path of each project root being read, while ``one_reading`` is in force: a project of
@@ -133,7 +139,7 @@ def _resolved_under(base: str, relative: str) -> str | None:
 def read_text(root: Path, relative: str, *, max_bytes: int | None = None) -> str:
     """The text of the regular file ``root/relative`` (UTF-8), within the size limit."""
     limit = max_file_bytes() if max_bytes is None else max_bytes
-    resolved = inside(root, relative)
+    resolved = _inside(root, relative)
     try:
         # Non-blocking, so that opening a FIFO returns at once instead of waiting for a writer;
         # the last component was resolved above, so it is not followed again.
@@ -244,13 +250,29 @@ class _Loader(_BASE_LOADER):  # type: ignore[misc,valid-type]
     def resolve(self, kind, value, implicit):  # noqa: D401 - PyYAML's hook, called per scalar
         # ``BaseResolver.resolve`` with the implicit resolvers grouped by first character once
         # (it concatenates two lists per scalar); the same tags (no path resolvers here).
-        if kind is yaml.ScalarNode and not self.yaml_path_resolvers:
-            if implicit[0]:
-                for tag, pattern in _IMPLICIT.get(value[:1], _WILDCARD):
-                    if pattern.match(value):
-                        return tag
-            return self.DEFAULT_SCALAR_TAG
+        if not self.yaml_path_resolvers:
+            if kind is yaml.ScalarNode:
+                if implicit[0]:
+                    for tag, pattern in _IMPLICIT.get(value[:1], _WILDCARD):
+                        if pattern.match(value):
+                            return tag
+                return self.DEFAULT_SCALAR_TAG
+            if kind is yaml.MappingNode:  # BaseResolver's answers without path resolvers
+                return self.DEFAULT_MAPPING_TAG
+            if kind is yaml.SequenceNode:
+                return self.DEFAULT_SEQUENCE_TAG
         return super().resolve(kind, value, implicit)
+
+
+class _PlainLoader(_Loader):
+    """``_Loader`` for ``_plain_document``: the composer tells the resolver of every node it
+    enters and leaves (``descend_resolver``/``ascend_resolver``, two Python calls per node) only
+    for path resolvers, which this loader never has (``_plain_document`` leaves a loader with
+    any to PyYAML's own path).  Both are C callables that do nothing here: the composer ignores
+    what they return."""
+
+    descend_resolver = operator.is_  # called as (parent, index)
+    ascend_resolver = tuple  # called with no argument
 
 
 _WILDCARD = tuple(_Loader.yaml_implicit_resolvers.get(None, ()))
@@ -278,8 +300,10 @@ def _plain_document(text: str) -> Any:
     the time of loading a project of 100,000 small files.  Strings, the most common scalar, are
     the node's own value; other scalars (numbers, booleans, null, dates) go through PyYAML's own
     constructors, so they are what it makes of them."""
-    loader = _Loader(text)
+    loader = _PlainLoader(text)
     try:
+        if loader.yaml_path_resolvers:
+            raise _Unusual  # someone added path resolvers to PyYAML's classes: its own path
         node = loader.get_single_node()
         if node is None:
             return None
@@ -413,8 +437,9 @@ def check_nesting(document: Any, relative: str, limit: int = MAX_NESTING) -> Non
     """Refuses a document whose lists and mappings nest deeper than ``limit`` (iteratively, so
     the check itself cannot overflow)."""
     stack = [(document, 1)]
+    pop, push = stack.pop, stack.append
     while stack:
-        value, depth = stack.pop()
+        value, depth = pop()
         if isinstance(value, dict):
             children = value.values()
         elif isinstance(value, list):
@@ -423,7 +448,10 @@ def check_nesting(document: Any, relative: str, limit: int = MAX_NESTING) -> Non
             continue
         if depth > limit:
             raise ProjectError(f"{printable(relative)} nests more deeply than {limit} levels: refused")
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+        depth += 1
+        for child in children:  # a loop, not a generator per container: every file is checked
+            if isinstance(child, (dict, list)):
+                push((child, depth))
 
 
 @contextmanager

@@ -26,8 +26,10 @@ answers are computed from.
 
 from __future__ import annotations
 
+import gc
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -324,19 +326,21 @@ def sync(project: Project, environment: str | None = None, *, previous: Environm
     is worked out when a viewer of it asks (``EnvironmentLineage.for_viewer``).
     """
     env = environment_of(project, environment)
-    assets = _assets(project.name, env)
-    if held_for_review:
-        return EnvironmentLineage(project.name, env.name, EnvironmentStatus.NOT_COMPUTED, assets, (), parser,
-                                  held_for_review=True, visibility_independent=True)
-    ledger_before = previous.ledger if previous is not None and parser is not ParserState.NOT_RUN else {}
-    builder = _Builder(project.name, env, assets, parser, budget, functions, ledger_before)
-    lineage = builder.build()
+    with _collector_off_but_for_reads():
+        assets = _assets(project.name, env)
+        if held_for_review:
+            return EnvironmentLineage(project.name, env.name, EnvironmentStatus.NOT_COMPUTED, assets, (), parser,
+                                      held_for_review=True, visibility_independent=True)
+        ledger_before = previous.ledger if previous is not None and parser is not ParserState.NOT_RUN else {}
+        builder = _Builder(project.name, env, assets, parser, budget, functions, ledger_before)
+        lineage = builder.build()
     previous_scopes = previous.scoped if previous is not None and parser is not ParserState.NOT_RUN else {}
 
     def scoper(scope: VisibilityScope) -> ScopeOverrides:
         before = previous_scopes.get(scope.key)
-        return _Builder(project.name, env, assets, parser, None, functions, before.ledger if before else {},
-                        scope=scope, base=builder).overrides(scope.key, lineage)
+        with _collector_off_but_for_reads():
+            return _Builder(project.name, env, assets, parser, None, functions, before.ledger if before else {},
+                            scope=scope, base=builder).overrides(scope.key, lineage)
 
     lineage.scoper = scoper
     for scope in scopes:
@@ -345,14 +349,71 @@ def sync(project: Project, environment: str | None = None, *, previous: Environm
     return lineage
 
 
+# How many ``_collector_off_but_for_reads`` blocks turned the collector off (and turn it on again).
+_COLLECTOR_OFF = [0]
+
+
+@contextmanager
+def _collector_off_but_for_reads() -> Iterator[None]:
+    """Python's cyclic garbage collector off while a rollup builds, on again only while it reads
+    a statement's SQL in process (``_Builder._read``), and as it was after.
+
+    A build makes hundreds of thousands of objects that stay (edges, assets, statements) and
+    no reference cycle; the collector still passed over them again and again as they were made
+    (over a quarter of the rollup's CPU at 30,000 assets, in seven full collections).  Reading
+    SQL does leave cycles (sqlglot's trees point to their parents): the collector runs during
+    those reads as before, and whatever is left is collected once it is on again."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    _COLLECTOR_OFF[0] += 1
+    try:
+        yield
+    finally:
+        _COLLECTOR_OFF[0] -= 1
+        gc.enable()
+
+
+@contextmanager
+def collecting_while_reading() -> Iterator[None]:
+    """For a caller that keeps the collector off (a sync: ``control/sync.py``): a rollup run inside
+    this block turns it on while it reads a statement's SQL in process, and only then — as it
+    does itself when it finds the collector on (``_collector_off_but_for_reads``).  The caller
+    should freeze what it holds first (``gc.freeze()``), or the first collection scans all of it."""
+    _COLLECTOR_OFF[0] += 1
+    try:
+        yield
+    finally:
+        _COLLECTOR_OFF[0] -= 1
+
+
+def _read_collecting(reader: SqlReader, sql: str, dialect: str | None) -> StatementRead:
+    """``reader.read(sql, dialect)``, with the collector on while it reads when a rollup turned
+    it off (``_collector_off_but_for_reads``)."""
+    if not _COLLECTOR_OFF[0] or gc.isenabled():
+        return reader.read(sql, dialect)
+    gc.enable()
+    try:
+        return reader.read(sql, dialect)
+    finally:
+        gc.disable()
+
+
 def _assets(project: str, env: Environment) -> dict[str, Asset]:
     found: dict[str, Asset] = {}
-    for declaration, kind in [(t, "table") for t in env.tables] + [(v, "view") for v in env.views]:
-        identifier = asset_id(project, env.name, declaration.full_name)
-        found[identifier] = Asset(identifier, declaration.full_name, declaration.namespace, declaration.name, kind,
-                                  declaration.owner, declaration.steward, declaration.certified, declaration.file,
-                                  declaration.aliases, alias_ranks=declaration.alias_ranks,
-                                  notes=declaration.notes)
+    # ``asset_id`` of each, with the project's and environment's part of the hashed text encoded
+    # once (UTF-8 of a concatenation is the concatenation of the parts' UTF-8: the same ids).
+    prefix = f"{project}\x00{env.name}\x00".encode()
+    blake2b = hashlib.blake2b
+    for declarations, kind in ((env.tables, "table"), (env.views, "view")):
+        for declaration in declarations:
+            full_name = declaration.full_name
+            identifier = "a" + blake2b(prefix + full_name.encode(), digest_size=8).hexdigest()
+            found[identifier] = Asset(identifier, full_name, declaration.namespace, declaration.name, kind,
+                                      declaration.owner, declaration.steward, declaration.certified, declaration.file,
+                                      declaration.aliases, alias_ranks=declaration.alias_ranks,
+                                      notes=declaration.notes)
     return found
 
 
@@ -377,10 +438,15 @@ class _Builder:
             self.book: AddressBook | ScopedBook = AddressBook(self.ids)
             self.asset_statements: dict[int, _Statement] = {}  # a pipeline asset's statement, by id(asset)
             self.statements = list(self._statements())
-            self.declared_columns: dict[str, Columns | None] = {
-                d.full_name: tuple((c.name, c.type) for c in d.columns) or None for d in (*env.tables, *env.views)
-            }
-            self.incomplete = frozenset(d.full_name for d in (*env.tables, *env.views) if not d.columns_complete)
+            self.declared_columns: dict[str, Columns | None] = {}
+            incomplete = []
+            for declarations in (env.tables, env.views):
+                for d in declarations:
+                    full_name = d.full_name
+                    self.declared_columns[full_name] = tuple([(c.name, c.type) for c in d.columns]) or None
+                    if not d.columns_complete:
+                        incomplete.append(full_name)
+            self.incomplete = frozenset(incomplete)
             self.reader_functions = functions if functions is not None else FunctionRegistry.default()
         else:
             assert base is not None
@@ -406,7 +472,7 @@ class _Builder:
         self.ledger_by_asset: dict[str, dict[str, None]] = {}
         self.performed = 0
         self._found: dict = {}  # address -> what the book finds there (``_still_valid``)
-        self._columns_known: dict[str, Columns | None] = {}  # declared columns asked before (``_columns_of``)
+        self._columns_known: dict[str, Columns | None] = {}  # what ``_columns_of`` answered, but for a cycle
 
     # --- what there is to read ----------------------------------------------------------------
 
@@ -643,7 +709,7 @@ class _Builder:
         if self.parser is not ParserState.RAN or (self.budget is not None and self.performed >= self.budget):
             return SqlStatus.NOT_READ_YET
         self.performed += 1
-        return self._remember(statement, self.reader.read(statement.sql, statement.dialect))
+        return self._remember(statement, _read_collecting(self.reader, statement.sql, statement.dialect))
 
     def _remember(self, statement: _Statement, read: StatementRead) -> StatementRead:
         self.ledger[read.key] = read
@@ -678,29 +744,34 @@ class _Builder:
         either: they would be a fixed point of the statement's own reading, and a reader sharing
         the writer's SQL text would otherwise be read against the writer's earlier outputs —
         history-dependent, and a different read under the same key (specs/control-plane.md)."""
+        # Every answer but a cycle's (below) is the same all the build: kept, asked once.
         known = self._columns_known.get(full_name, _UNKNOWN)
         if known is not _UNKNOWN:
             return known
         if self.visible is not None and full_name not in self.visible:
+            self._columns_known[full_name] = None
             return None  # a hidden asset's columns, declared or derived, are never used for a scope
         declared = self.declared_columns.get(full_name)
         if declared is not None and full_name not in self.incomplete:
-            self._columns_known[full_name] = declared  # declared: the same answer all the build
+            self._columns_known[full_name] = declared
             return declared
         # Columns known to be partial (a dbt node's YAML without catalog.json documents the
         # columns its author chose) are never taken as the asset's shape: a star over them would
         # drop the others, marked exact.  Its own SQL's output gives the shape; else schema-less.
         if full_name in self.derived:
-            return self.derived[full_name]
+            columns = self._columns_known[full_name] = self.derived[full_name]
+            return columns
         writers = self.writers.get(full_name, [])
-        if len(writers) != 1 or writers[0].sql is None or writers[0].language != "sql" \
-                or full_name in self.in_progress:
-            return None  # several statements, SQL in a file, or a cycle: read it schema-less
+        if len(writers) != 1 or writers[0].sql is None or writers[0].language != "sql":
+            self._columns_known[full_name] = None
+            return None  # several statements, or SQL in a file: read it schema-less
+        if full_name in self.in_progress:
+            return None  # a cycle: read schema-less while its own statement is being read
         result = self._result(writers[0])
         columns = None
         if isinstance(result, StatementRead) and result.outputs is not None and not reads_itself(result, full_name):
             columns = tuple((name, None) for name in result.outputs)
-        self.derived[full_name] = columns
+        self.derived[full_name] = self._columns_known[full_name] = columns
         return columns
 
 

@@ -195,3 +195,176 @@ def test_loading_leaves_no_cycle_for_the_collector(tmp_path):
     finally:
         if enabled:
             gc.enable()
+
+
+# --- session 7: the listing, the identifier check, the rollup's sort, links and collector ----------
+
+
+def _listed_with_paths(root: Path, directory: str, pattern: str = "*.y*ml") -> list[str]:
+    """``files.declaration_files`` as it was: a ``Path`` per file, made relative to the root."""
+    import fnmatch
+    import os
+
+    top = root / directory
+    if not top.is_dir():
+        return []
+    files.inside(root, directory)
+    found = []
+    for current, directories, names in os.walk(top, followlinks=False):
+        directories.sort()
+        for name in names:
+            if fnmatch.fnmatchcase(name, pattern):
+                found.append((Path(current) / name).relative_to(root).as_posix())
+    return sorted(found)
+
+
+def test_declaration_files_lists_what_paths_listed(tmp_path, monkeypatch):
+    import os
+
+    for relative in ["p/tables/a.yaml", "p/tables/b.yml", "p/tables/x/y/c.yaml", "p/tables/x/z.YAML",
+                     "p/tables/ü é.yaml", "p/tables/.h.yaml", "p/tables/q.yamlx", "p/tables/[a].yaml",
+                     "p/views/v.yaml", "p/out/o.yaml"]:
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text("a: 1\n")
+    (tmp_path / "p/tables/linked").symlink_to(tmp_path / "p/out")  # a directory link: not followed
+    (tmp_path / "p/tables/link.yaml").symlink_to(tmp_path / "p/out/o.yaml")  # a file link: listed
+    os.close(os.open(os.fsencode(tmp_path / "p/tables") + b"/\xff.yaml", os.O_CREAT | os.O_WRONLY))
+    monkeypatch.chdir(tmp_path)
+    for root in [Path("p"), Path("./p/"), tmp_path / "p", Path("p/../p")]:
+        for directory in ["tables", "views", "tables/x", "./tables", "tables/", "none"]:
+            for pattern in ["*.y*ml", "*.YAML", "[[]a].yaml", "*"]:
+                assert files.declaration_files(root, directory, pattern) == \
+                    _listed_with_paths(root, directory, pattern), (root, directory, pattern)
+    assert files.declaration_files(Path("p"), "tables")[:3] == ["tables/.h.yaml", "tables/[a].yaml", "tables/a.yaml"]
+
+
+def _identifier_problem_per_character(value: str):
+    import unicodedata
+
+    from prism_lineage.terminal import printable
+
+    if not value:
+        return "must not be empty"
+    for character in value:
+        if unicodedata.category(character) == "Cc":
+            return f"must not hold control characters (it holds {printable(character)})"
+    return None
+
+
+@given(st.text(st.characters(codec=None), max_size=12) | st.text("ab\x00\x1b\x7f\x85\u2028\u200b é", max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_identifier_problem_is_the_per_character_check(value):
+    from prism_lineage.governance.names import identifier_problem
+
+    assert identifier_problem(value) == _identifier_problem_per_character(value)
+
+
+def test_no_control_character_is_printable():
+    """``identifier_problem``'s first test: a printable string holds no character of category Cc."""
+    import sys
+    import unicodedata
+
+    assert not [c for c in map(chr, range(sys.maxunicode + 1)) if unicodedata.category(c) == "Cc" and c.isprintable()]
+
+
+@given(st.lists(st.sampled_from("abcdef"), unique=True, max_size=5),
+       st.lists(st.tuples(st.sampled_from("abcdefg"), st.integers(0, 3)), max_size=7), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_reads_with_links_is_columns_from_per_read(reads, columns, aligned):
+    from prism_lineage.governance.sql_reading import ColumnLink, StatementRead
+
+    def links(name, n):
+        return tuple(ColumnLink(f"{name}{i}", "x", "identity", "copy", "exact") for i in range(n))
+
+    if aligned:  # as SqlReader.read makes it: the reads, in order, each with its links
+        columns = [(name, n) for name, (_, n) in zip(reads, columns + [("", 0)] * len(reads))]
+    read = StatementRead("k", None, tuple(reads), tuple((name, links(name, n)) for name, n in columns))
+    found = read.reads_with_links()
+    expected = tuple((name, read.columns_from(name)) for name in read.reads)
+    assert found == expected
+    assert all(a[1] is b[1] for a, b in zip(found, expected))  # the very tuples the read holds
+
+
+@given(st.lists(st.sampled_from(["s.b", "s.a", "t.a", "s.a_", "S.a", "ü.x"]), min_size=1, max_size=6),
+       st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.sampled_from(["declared", "parsed", "observed"]),
+                          st.sampled_from(["view", "pipeline"]), st.sampled_from(["f", "e", "views/x.yaml"])),
+                max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_the_edge_sort_key_orders_as_edge_order(names, rows):
+    """Sorting by name ranks gives ``_edge_order``'s order, ties in the same (stable) order — also
+    where two assets share a full name."""
+    from prism_lineage.governance.rollup import Asset, LineageEdge, _edge_order, _edge_sort_key
+    from prism_lineage.governance.statuses import Mark, Via
+
+    assets = {f"a{i}": Asset(f"a{i}", name, *name.split("."), "table", None, None, False, "f")
+              for i, name in enumerate(names)}
+    edges = [LineageEdge(f"a{s % len(names)}", f"a{t % len(names)}", Mark(m), Via(v), f) for s, t, m, v, f in rows]
+    by_names = sorted(edges, key=lambda e: _edge_order(assets, e))
+    by_ranks = sorted(edges, key=_edge_sort_key(assets))
+    assert all(a is b for a, b in zip(by_names, by_ranks)) and len(by_names) == len(by_ranks)
+
+
+def test_the_rollup_collects_only_while_it_reads_sql(monkeypatch):
+    """The rollup turns the cyclic collector off while it builds (``rollup._collector_off_but_for_
+    reads``) and on while it reads SQL in process (sqlglot's trees are cycles), then as it was."""
+    import gc
+
+    from prism_lineage.governance import rollup
+    from prism_lineage.governance.loading import load_project
+    from prism_lineage.governance.sql_reading import SqlReader
+
+    project, access = load_project(ROOT / "examples" / "shop")
+    seen: dict[str, list[bool]] = {"read": [], "build": []}
+    read, compiled = SqlReader.read, rollup._Builder._compiled_assets
+
+    def reading(self, *args):
+        seen["read"].append(gc.isenabled())
+        return read(self, *args)
+
+    def compiling(self):
+        seen["build"].append(gc.isenabled())
+        return compiled(self)
+
+    monkeypatch.setattr(SqlReader, "read", reading)
+    monkeypatch.setattr(rollup._Builder, "_compiled_assets", compiling)
+    enabled = gc.isenabled()
+    try:
+        for on in (True, False):
+            (gc.enable if on else gc.disable)()
+            seen["read"].clear(), seen["build"].clear()
+            from prism_lineage.governance.access import policy_scopes
+
+            lineage = rollup.sync(project, "prod", scopes=policy_scopes(access, "prod"))
+            assert lineage.scoped and seen["read"] and seen["build"]
+            assert set(seen["read"]) == {on}  # a caller that turned it off keeps it off
+            assert set(seen["build"]) == {False}
+            assert gc.isenabled() is on
+    finally:
+        (gc.enable if enabled else gc.disable)()
+
+
+def test_a_caller_that_keeps_the_collector_off_collects_while_the_rollup_reads(monkeypatch):
+    import gc
+
+    from prism_lineage.governance import rollup
+    from prism_lineage.governance.loading import load_project
+    from prism_lineage.governance.sql_reading import SqlReader
+
+    project, _ = load_project(ROOT / "examples" / "shop")
+    seen: list[bool] = []
+    read = SqlReader.read
+
+    def reading(self, *args):
+        seen.append(gc.isenabled())
+        return read(self, *args)
+
+    monkeypatch.setattr(SqlReader, "read", reading)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with rollup.collecting_while_reading():
+            rollup.sync(project, "prod")
+        assert seen and set(seen) == {True}
+        assert not gc.isenabled()
+    finally:
+        (gc.enable if enabled else gc.disable)()
