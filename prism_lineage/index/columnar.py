@@ -43,8 +43,9 @@ BULK_VALUES = 20_000
 
 
 def column(kind: pa.DataType, values: list) -> pa.Array:
-    """A leaf array (strings, booleans) of ``values``: the same array either way."""
-    if len(values) >= BULK_VALUES:
+    """A leaf array (strings, booleans) of ``values``: the same array either way (``pyarrow.array``
+    also for a short list once pandas is imported: its only cost was that import)."""
+    if len(values) >= BULK_VALUES or "pandas" in sys.modules:
         return pa.array(values, type=kind)
     return _column(kind, values)
 
@@ -142,9 +143,9 @@ def _dependency_array(kind: pa.DataType, dependencies: list) -> pa.Array:
         seen = dependency.columns
         columns_known.append(seen is not None)
         if seen:
-            for name, type_ in seen:
-                names.append(name)
-                types.append(type_)
+            seen_names, seen_types = zip(*seen)
+            names.extend(seen_names)
+            types.extend(seen_types)
         columns_at.append(len(names))
     seen_kind = kind.field("columns").type.value_type
     return _struct(kind, len(dependencies), {

@@ -26,8 +26,8 @@ from .state import columns, list_column, shared_links, struct_fields
 
 def statement_groups(lineage: EnvironmentLineage) -> dict[str, tuple[StatementRead, ...]]:
     """Each asset's statement reads, in key order, for the assets that have any."""
-    return {asset: tuple(lineage.ledger[key] for key in sorted(keys))
-            for asset, keys in lineage.ledger_by_asset.items() if keys}
+    read = lineage.ledger.__getitem__
+    return {asset: tuple(map(read, sorted(keys))) for asset, keys in lineage.ledger_by_asset.items() if keys}
 
 
 def ledger_of(groups: dict[str, tuple[StatementRead, ...]]) -> tuple[dict[str, StatementRead],

@@ -9,6 +9,8 @@ repeat across edges, are shared objects.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -48,7 +50,8 @@ def edge_groups(edges: Iterable[LineageEdge]) -> dict[str, tuple[LineageEdge, ..
     groups: dict[str, list[LineageEdge]] = {}
     for edge in edges:
         groups.setdefault(edge.target, []).append(edge)
-    return {target: tuple(sorted(group, key=lambda e: (e.source, e.mark, e.via, e.file)))
+    order = attrgetter("source", "mark", "via", "file")
+    return {target: tuple(sorted(group, key=order)) if len(group) > 1 else tuple(group)
             for target, group in groups.items()}
 
 

@@ -170,8 +170,7 @@ class EpochWriter:
         write_keys(ALIVE, sorted(assets), self.root / ALIVE.directory, epoch, now)
         self.delta = EpochDelta(epoch, [lineage.assets[a] for a in sorted(changed) if a in lineage.assets],
                                 sorted(set(current.assets) - set(lineage.assets)),
-                                {target: groups.get(target, ()) for target in sorted(set(groups) | set(current.edges))
-                                 if groups.get(target, ()) != current.edges.get(target, ())})
+                                {target: groups.get(target, ()) for target in edge_targets})
 
     def _merged_rows(self, changed: list[str], assets: dict[str, Asset]):
         """``_merged`` over ``changed`` (sorted), a row group's worth of assets at a time."""
