@@ -87,12 +87,23 @@ def read_from_json(text: str):
 
 # --- what a full sync leaves for the next one -----------------------------------------------------
 
+# The tables of the engine's state that depend on the project and the ledger only (not on the
+# rollup's assets): what ``write_engine_state`` can copy from a file written before the rollup.
+AHEAD_TABLES = ("documents", "document_trees", "statements", "ledger", "lookups", "declared")
+
+
 def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: dict,
-                       parsed: dict[str, tuple[str, str | None]] | None = None) -> None:
+                       parsed: dict[str, tuple[str, str | None]] | None = None, copy_from: str | None = None) -> None:
     """After a full sync: the view and pipeline files' documents, the statements in the
     rollup's order, the ledger, the reverse lookups and the declared columns.  ``parsed``: the
     large files' texts and documents (JSON text) as the sync's load read them
-    (``native.read_native``); a file whose text is still that one is not parsed again."""
+    (``native.read_native``); a file whose text is still that one is not parsed again.
+    ``copy_from``: a store file into which the same call wrote the ``AHEAD_TABLES`` from the same
+    project and ledger (``control/sync._EngineAhead``): they are copied from it, and only the
+    assets' names (the rollup's) are made here."""
+    if copy_from is not None:
+        _write_names_copying(path, lineage, env, copy_from)
+        return
     from ..governance.rollup import _asset_file
     from ..governance.sql_reading import statement_key
 
@@ -158,8 +169,7 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
                  if d.columns else None, int(d.columns_complete)) for d in (*env.tables, *env.views)]
     # An asset's names exactly as the rollup holds them (the store's alias rows keep each name
     # once, at its strongest rank): an epoch's node row is rebuilt from them.
-    names = [(a.full_name, json.dumps(list(a.aliases), ensure_ascii=False), json.dumps(list(a.alias_ranks)))
-             for a in lineage.assets.values() if a.aliases or a.alias_ranks]
+    names = _names(lineage)
     connection = sqlite3.connect(path, timeout=30.0)
     try:
         with connection:
@@ -181,6 +191,32 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
             connection.executemany("INSERT INTO lookups (resolved, key) VALUES (?, ?)", sorted(lookups))
             connection.executemany("INSERT INTO declared (name, columns, complete) VALUES (?, ?, ?)", declared)
             connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('dialect', ?)", (env.dialect,))
+    finally:
+        connection.close()
+
+
+def _names(lineage) -> list[tuple[str, str, str]]:
+    """An asset's names exactly as the rollup holds them (the store's alias rows keep each name
+    once, at its strongest rank): an epoch's node row is rebuilt from them."""
+    return [(a.full_name, json.dumps(list(a.aliases), ensure_ascii=False), json.dumps(list(a.alias_ranks)))
+            for a in lineage.assets.values() if a.aliases or a.alias_ranks]
+
+
+def _write_names_copying(path: Path, lineage, env, copy_from: str) -> None:
+    """``write_engine_state`` with its project-and-ledger tables copied from ``copy_from``."""
+    connection = sqlite3.connect(path, timeout=30.0)
+    try:
+        connection.execute("ATTACH DATABASE ? AS ahead", (copy_from,))
+        with connection:
+            connection.execute(TREES)
+            for table in (*AHEAD_TABLES, "asset_names"):
+                connection.execute(f"DELETE FROM main.{table}")
+            for table in AHEAD_TABLES:  # each keyed by its primary key: the same rows, the same table
+                connection.execute(f"INSERT INTO main.{table} SELECT * FROM ahead.{table}")
+            connection.executemany("INSERT INTO asset_names (full_name, aliases, alias_ranks) VALUES (?, ?, ?)",
+                                   _names(lineage))
+            connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('dialect', ?)", (env.dialect,))
+        connection.execute("DETACH DATABASE ahead")
     finally:
         connection.close()
 

@@ -226,11 +226,20 @@ def _sync_full(project_dir, index, environment, wait, base, base_rev, approved, 
             from .engine import write_engine_state
 
             write_engine_state(path, Path(project_dir), project.environment(env_name), summary.lineage, snapshot,
-                               parsed)
+                               parsed, copy_from=getattr(summary, "engine_ahead", None))
         write_fingerprint(path, snapshot if complete else {})
 
+    def engine_ahead(path, ledger: dict) -> None:
+        """The engine's state that depends on the project and the pass's ledger only, written
+        into ``path`` while the rollup runs (``_EngineAhead``)."""
+        from .engine import write_engine_state
+
+        env = project.environment(env_name)
+        write_engine_state(path, Path(project_dir), env, _LedgerOnly(env, ledger), snapshot, parsed)
+
     with WriterLock(root, wait=wait):
-        summary = _sync_locked(project, standing, access, env_name, root, revision, approved, options, after_store)
+        summary = _sync_locked(project, standing, access, env_name, root, revision, approved, options, after_store,
+                               engine_ahead if standing is None else None)
         write_pointer(index, project_dir, project)
         if (root / STORE_FILE).is_file() and not getattr(summary, "store_completed", False):
             after_store(root / STORE_FILE, summary)
@@ -350,7 +359,22 @@ class _Options:
 
 
 def _sync_locked(project, standing, access, environment: str, root: Path, revision: str | None,
-                 approved: bool, options: _Options, after_store=None) -> SyncSummary:
+                 approved: bool, options: _Options, after_store=None, engine_ahead=None) -> SyncSummary:
+    aheads: list[_EngineAhead] = []  # the engine's state written while the rollup ran, if it was
+    summary = None
+    try:
+        summary = _sync_locked_with(project, standing, access, environment, root, revision, approved, options,
+                                    after_store, engine_ahead, aheads)
+        return summary
+    finally:
+        for ahead in aheads:  # its file was copied by the store's child, or is not used
+            ahead.discard()
+        if summary is not None:
+            summary.engine_ahead = None
+
+
+def _sync_locked_with(project, standing, access, environment: str, root: Path, revision: str | None,
+                      approved: bool, options: _Options, after_store, engine_ahead, aheads: list) -> SyncSummary:
     from ..governance.rollup import sync as rollup_sync
     from ..governance.statuses import SqlStatus
     from ..governance.transitions import sync_transition, transition
@@ -383,6 +407,12 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
                                               credentials, revision))
 
         starting, passed = _read_new_statements(project, proposed, previous, root, options, summary, before_pass)
+        ahead = None
+        if engine_ahead is not None and passed.parser.value == "ran" and (not interim or interim[0] is None) \
+                and _store_rebuilt(root, committed):
+            ahead = _EngineAhead.start(root, engine_ahead, starting.ledger)
+            if ahead is not None:
+                aheads.append(ahead)
         with _collecting():
             if standing is not None:
                 lineage = sync_transition(standing, project, environment, approved=approved, previous=starting,
@@ -394,6 +424,7 @@ def _sync_locked(project, standing, access, environment: str, root: Path, revisi
         summary.scope_reads = sum(o.reads_performed for o in lineage.scoped.values())
         lineage = _with_revisions(lineage, previous, revision)
         summary.lineage = lineage  # what the sync computed (not part of the summary's JSON)
+        summary.engine_ahead = ahead.finish(lineage.ledger) if ahead is not None else None
         _count(summary, project, environment, lineage, previous)
         meta = _meta(project, lineage, None, revision)
         meta.update(budget=json.dumps(options.budget.as_dict()), version=_version(),
@@ -528,6 +559,116 @@ class _StoreAside:
         except (OSError, ChildProcessError):
             pass
         _remove_store_file(self.temporary)
+
+
+# Whether the engine's state is written by a child while the rollup runs (``_EngineAhead``);
+# tests turn it off to compare.
+ENGINE_AHEAD = True
+
+
+class _LedgerOnly:
+    """What ``write_engine_state`` reads of a lineage, before the rollup: the pass's ledger and
+    the environment's names (``EnvironmentLineage.by_name``: every table and view); no assets
+    (their names are written from the rollup's, ``engine.AHEAD_TABLES``)."""
+
+    def __init__(self, env, ledger: dict):
+        self.ledger = ledger
+        self.by_name = {d.full_name: None for d in (*env.tables, *env.views)}
+        self.assets: dict = {}
+
+
+class _EngineAhead:
+    """The engine's state (``engine.write_engine_state``: the files' documents, the statements,
+    the ledger's JSON, the lookups, the declared columns), written by a forked child while this
+    process runs the rollup.
+
+    At 100,000 assets the rollup runs alone on one core for about ten seconds, and the engine's
+    state was the larger part of the store child's work after it (the child was the longer
+    branch beside the epoch write).  All of it but the assets' names depends on the project and
+    the ledger only, and a full sync's ledger is the pass's: the child writes it from that into a
+    temporary store file, and the store's child copies it (``write_engine_state(copy_from=)``)
+    — only when the rollup kept the very same reads (``finish``); else the store's child writes
+    it as before.  No child when other threads run (``_alone``); the file is removed at the end
+    of the sync, whatever happened (``discard``)."""
+
+    def __init__(self, pid: int, path: str, ledger: dict):
+        self.pid: int | None = pid
+        self.path = path
+        self.ledger = ledger
+        self.written = False
+
+    @classmethod
+    def start(cls, root: Path, write, ledger: dict) -> _EngineAhead | None:
+        import os
+
+        if not (ENGINE_AHEAD and STORE_ASIDE) or not hasattr(os, "fork") or not _alone():
+            return None
+        path = None
+        try:
+            path = StoreWriter(root).aside()
+            pid = os.fork()
+        except BaseException as error:
+            if path is not None:
+                _remove_store_file(path)
+            if not isinstance(error, Exception):
+                raise  # Ctrl-C
+            return None
+        if pid == 0:
+            _engine_in_child(path, write, ledger)
+        return cls(pid, path, ledger)
+
+    def finish(self, ledger: dict) -> str | None:
+        """Wait for the child; its file when it wrote it from the reads ``ledger`` holds."""
+        import os
+
+        try:
+            _, status = os.waitpid(self.pid, 0)
+            self.written = os.waitstatus_to_exitcode(status) == 0
+        except ChildProcessError:
+            self.written = False
+        self.pid = None
+        same = len(ledger) == len(self.ledger) and all(self.ledger.get(key) is read for key, read in ledger.items())
+        return self.path if self.written and same else None
+
+    def discard(self) -> None:
+        import os
+        import signal
+
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (OSError, ChildProcessError):
+                pass
+            self.pid = None
+        _remove_store_file(self.path)
+
+
+def _engine_in_child(path: str, write, ledger: dict) -> None:
+    """The forked child of ``_EngineAhead``: never returns (``os._exit``); exit status 0 when the
+    engine's state is written into ``path``."""
+    import os
+    import signal
+    import sqlite3
+
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this child
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        from .store import _SCHEMA_TABLES
+
+        connection = sqlite3.connect(path)
+        try:
+            connection.execute("PRAGMA journal_mode = OFF")
+            connection.executescript(_SCHEMA_TABLES)
+        finally:
+            connection.close()
+        write(path, ledger)
+        code = 0
+    except BaseException:  # noqa: BLE001 - the store's child writes the state itself
+        code = 1
+    finally:
+        os._exit(code)
 
 
 def _remove_store_file(path: str) -> None:
