@@ -12,7 +12,10 @@ Families (each a function of the number of statements ``n``):
   statement walked the plans of every statement before it; 1,000 statements took 87 s);
 * ``ctas_mixed``: the same chain with a join to the base table every third statement, ``ORDER
   BY … LIMIT`` every fifth, an aggregate every seventh, an ``INSERT`` into the new table every
-  eleventh and an ``UPDATE`` of it every thirteenth.
+  eleventh and an ``UPDATE`` of it every thirteenth;
+* ``view_chain``: ``n`` ``CREATE VIEW v_i AS SELECT … FROM v_{i-1} WHERE …``, then a query of the
+  last (session 7: each read lowered the view's query again, and the view's before it, down the
+  chain — 400 views took 36 s).
 
 Each point runs in a fresh process (so a slow one can be stopped at ``--timeout``, and memory
 does not carry over): ``explain(script, schema, through_script=True)`` once, its wall and CPU
@@ -65,9 +68,17 @@ def ctas_mixed(n: int) -> str:
     return ";\n".join(out) + ";\n"
 
 
+def view_chain(n: int) -> str:
+    out = ["CREATE VIEW v0 AS SELECT k, v, d FROM base WHERE k > 0"]
+    out += [f"CREATE VIEW v{i} AS SELECT k, v + 1 AS v, d FROM v{i - 1} WHERE k > {i}" for i in range(1, n)]
+    out.append(f"SELECT k, v, d FROM v{n - 1}")
+    return ";\n".join(out) + ";\n"
+
+
 FAMILIES: dict[str, tuple[Callable[[int], str], str]] = {
     "ctas_chain": (ctas_chain, "CREATE TABLE AS statements in the chain"),
     "ctas_mixed": (ctas_mixed, "CREATE TABLE AS statements (with INSERT/UPDATE)"),
+    "view_chain": (view_chain, "CREATE VIEW statements in the chain"),
 }
 SIZES = (500, 1000, 3000, 10000)
 

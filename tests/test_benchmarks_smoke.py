@@ -152,6 +152,16 @@ def test_scale_scripts_mean_what_they_say() -> None:
     assert [s.kind for s in mixed.statements][-7:] == ["insert", "create_table", "create_table", "update",
                                                         "create_table", "create_table", "select"]
     assert mixed.statements[-1].reads == ["base"]
+    # CREATE VIEW v0 AS SELECT k, v, d FROM base WHERE k > 0; CREATE VIEW v1 AS … FROM v0 WHERE k > 1;
+    # …; SELECT k, v, d FROM v3: the same answer through views as through tables.
+    views = prism_lineage.explain(scale_scripts.view_chain(4), scale_scripts.SCHEMA, through_script=True)
+    assert [s.kind for s in views.statements] == ["create_view"] * 4 + ["select"]
+    assert {f.name: [(s.column, s.relationship, s.transformation) for s in f.sources]
+            for f in views.statements[-1].fields} == {
+        "k": [("base.k", "value", "identity"), ("base.k", "control", "filter")],
+        "v": [("base.v", "value", "expression"), ("base.k", "control", "filter")],
+        "d": [("base.d", "value", "identity"), ("base.k", "control", "filter")],
+    }
     point = scale_scripts.run_point(scale_scripts.ctas_chain(5), timeout=120, code=None)
     assert point["statements"] == 6 and point["error"] is None and point["cpu_s"] > 0
 

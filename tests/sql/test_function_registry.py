@@ -73,7 +73,9 @@ def test_user_generator_with_declared_outputs() -> None:
     answer = prism_lineage.explain("SELECT p.right_part FROM t, split_pairs(t.k) AS p", schema=SCHEMA,
                                    dialect="postgres", functions=registry(info))
     [field] = answer.statements[0].fields
-    assert [(s.column, s.transformation) for s in field.sources] == [("t.k", "generator")]
+    # value, and control: k decides how many rows split_pairs makes (trial 69)
+    assert [(s.column, s.relationship, s.transformation) for s in field.sources] == [
+        ("t.k", "value", "generator"), ("t.k", "control", "generator")]
 
 
 def test_keeps_paths() -> None:

@@ -180,14 +180,17 @@ def test_struct_unnest_and_struct_star_give_duckdbs_columns(orders, sql, reads) 
     names = [d[0] for d in orders.execute(sql).description]
     [statement] = prism_lineage.explain(sql, NESTED, dialect="duckdb").statements
     assert [f.name for f in statement.fields] == names
-    assert [[(s.column, s.path, s.transformation) for s in f.sources] for f in statement.fields] == [[r] for r in reads]
+    # (an unnest's list decides the rows: its control line, trial 69, is not what this test is about)
+    assert [[(s.column, s.path, s.transformation) for s in f.sources if s.relationship == "value"]
+            for f in statement.fields] == [[r] for r in reads]
     assert {s.confidence for f in statement.fields for s in f.sources} == {"exact"}
 
 
 def test_an_unnest_whose_argument_type_is_unknown_is_not_exact() -> None:
     [statement] = prism_lineage.explain("SELECT unnest(items) FROM orders", dialect="duckdb").statements
     [field] = statement.fields
-    assert [(s.column, s.confidence) for s in field.sources] == [("orders.items", "conservative")]
+    assert [(s.column, s.relationship, s.confidence) for s in field.sources] == [
+        ("orders.items", "value", "conservative"), ("orders.items", "control", "conservative")]
     assert "a column per field of a struct" in statement.uncertain[0].reason
 
 

@@ -465,13 +465,52 @@ class ExpressionLowerer:
 
     def dot(self, node: exp.Dot, mode: Mode) -> Expr:
         field_node = node.expression
-        if isinstance(field_node, exp.Func):  # ``schema.udf(x)``: a qualified function name
-            return self.lower(field_node, mode)
+        if isinstance(field_node, exp.Func):
+            call = self._method_call(node) if _dialect_name(self.ctx) == "duckdb" else None
+            if call is not None:
+                return self.lower(call, mode)
+            return self.lower(field_node, mode)  # ``schema.udf(x)``: a qualified function name
         if not isinstance(field_node, exp.Identifier):
             return _generic(self, node, mode)
         base = self.lower(node.this, mode)
         step = nested.Step(name=self.ctx.normalizer.part(field_node))
         return nested.access(self, base, [step], node, mode, base_node=node.this)
+
+    def _method_call(self, node: exp.Dot) -> exp.Expression | None:
+        """DuckDB's dot call ``x.f(args)``, which is ``f(x, args)`` (``b.upper()``,
+        ``list(v).list_transform(lambda x: x + 1)``), as that call; ``None`` for a qualified
+        function name (``main.f(x)``: the part before the dot names no column).  sqlglot reads
+        ``f`` as an anonymous function with the other arguments only: lowered as it is, the
+        value ``x`` was lost (no sources at all, exact)."""
+        function = node.expression
+        base = node.this
+        parts: list[exp.Identifier] = []
+        walk = base
+        while isinstance(walk, exp.Dot) and isinstance(walk.expression, exp.Identifier):
+            parts.insert(0, walk.expression)
+            walk = walk.this
+        if isinstance(walk, exp.Identifier):
+            parts.insert(0, walk)
+            if len(parts) > 4:
+                return None
+            column = exp.Column(this=parts[-1].copy(), **{key: part.copy() for key, part in zip(
+                ("table", "db", "catalog"), reversed(parts[:-1]))})
+            if len(parts) == 1 and not self._known_column(column):
+                return None  # ``main.f(x)``
+            base = column
+        else:
+            # sqlglot leaves the names inside the part before the dot as bare identifiers
+            # (``(b).lower()``, ``list(v).f()``): they are columns.
+            base = base.copy().transform(_identifier_as_column)
+        name = function.name if isinstance(function, exp.Anonymous) else function.sql_name()
+        args = [base] + [a.copy() for a in (function.expressions if isinstance(function, exp.Anonymous)
+                                            else function.args.values()) if isinstance(a, exp.Expression)]
+        try:
+            call = exp.func(name, *args, dialect=self.ctx.dialect)
+        except Exception:  # noqa: BLE001 - sqlglot's builders raise what they like on odd arities
+            call = exp.Anonymous(this=name, expressions=args)
+        call.meta.update(node.meta)
+        return call
 
     def bracket(self, node: exp.Bracket, mode: Mode) -> Expr:
         base = self.lower(node.this, mode)
@@ -857,15 +896,59 @@ def type_text(to: exp.Expression, dialect) -> str:
     state = vars(dialect)
     if (type(to) is not exp.DataType or not isinstance(to.this, exp.DType) or to.comments
             or state.keys() != _DIALECT_STATE or state["settings"]
-            or any(key != "this" and value is not None and type(value) is not bool for key, value in to.args.items())
             or (to._meta and not _POSITION_KEYS.issuperset(to._meta))):
         return sql_text(to, dialect)
-    key = (type(dialect), state["version"], state["normalization_strategy"], tuple(sorted(to.args.items())))
+    if any(key != "this" and value is not None and type(value) is not bool for key, value in to.args.items()):
+        # A type with parameters (``DECIMAL(12, 2)``, ``ARRAY<INT>``): remembered by its whole
+        # shape (``_shape``), when nothing but its classes and plain values can show in its text.
+        shape = _shape(to)
+        if shape is None:
+            return sql_text(to, dialect)
+        key = ("shape", type(dialect), state["version"], state["normalization_strategy"], shape)
+    else:
+        key = (type(dialect), state["version"], state["normalization_strategy"], tuple(sorted(to.args.items())))
     text = _TYPE_TEXTS.get(key)
     if text is None:
         text = _TYPE_TEXTS[key] = sql_text(to, dialect)
     return text
 
+
+
+_PLAIN_VALUES = (str, bool, int, float, type(None))
+
+
+def _shape(node: exp.Expression) -> tuple | None:
+    """``node`` as its class and its arguments in order, each plain value with its type (``True``
+    and ``1`` differ), recursively: the generator writes a node from nothing else (its position
+    aside, which ``sql_text`` sets aside too).  None for a node with comments or other meta, or a
+    value of another kind: not remembered."""
+    if node.comments or (node._meta and not _POSITION_KEYS.issuperset(node._meta)):
+        return None
+    parts: list = [type(node)]
+    for key, value in node.args.items():
+        if isinstance(value, exp.Expression):
+            value = _shape(value)
+            if value is None:
+                return None
+        elif type(value) is list:
+            items = []
+            for item in value:
+                if isinstance(item, exp.Expression):
+                    item = _shape(item)
+                    if item is None:
+                        return None
+                elif type(item) in _PLAIN_VALUES or isinstance(item, exp.DType):
+                    item = (type(item), item)
+                else:
+                    return None
+                items.append(item)
+            value = (list, tuple(items))
+        elif type(value) in _PLAIN_VALUES or isinstance(value, exp.DType):
+            value = (type(value), value)
+        else:
+            return None
+        parts.append((key, value))
+    return tuple(parts)
 
 _WHOLE_ROW_DIALECTS = frozenset({"bigquery", "postgres", "duckdb", "redshift", "materialize", "risingwave"})
 # Dialects that read ``x.a`` as the field ``a`` of a struct column ``x`` when no FROM item is
@@ -880,6 +963,18 @@ def _dialect_label(ctx) -> str:
     return {"bigquery": "BigQuery", "duckdb": "DuckDB", "spark": "Spark", "spark2": "Spark",
             "databricks": "Databricks", "hive": "Hive", "trino": "Trino", "presto": "Presto",
             "athena": "Athena", "redshift": "Redshift"}.get(name or "", name or "SQL")
+
+
+_NAME_HOLDERS = (exp.Column, exp.Table, exp.TableAlias, exp.Alias, exp.Lambda, exp.PropertyEQ, exp.DataType,
+                 exp.ColumnDef, exp.Kwarg, exp.Dot)
+
+
+def _identifier_as_column(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.Identifier) and not isinstance(node.parent, _NAME_HOLDERS):
+        column = exp.Column(this=node.copy())
+        column.meta.update(node.meta)
+        return column
+    return node
 
 
 def _dialect_name(ctx) -> str | None:

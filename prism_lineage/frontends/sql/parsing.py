@@ -76,6 +76,9 @@ def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[ex
     place_empty_select_lists(tokens, statements, types)
     if TokenType.HASH in types:  # (a C-speed test: DuckDB's ``#n`` is rare)
         place_positional_columns(tokens, statements, types)
+    if "[" in text and type(dialect).__name__ == "DuckDB" and (sliced := set(_OMITTED_START.findall(text))):
+        for statement in statements:
+            read_omitted_slice_starts(statement, sliced)
     upper = text.upper()
     if "IDENTIFIER" in upper:  # Snowflake's IDENTIFIER('t'): the name it holds (identifiers.py)
         from .identifiers import read_literal_identifiers
@@ -89,6 +92,29 @@ def parse_statements(text: str, dialect: Dialect, source: SourceText) -> list[ex
         for statement in statements:
             statement.meta[WITHOUT_COLUMNS] = True
     return statements
+
+
+# DuckDB's list slice with no start, ``l[:stop]`` / ``l[:stop:step]`` over a column ``stop``.
+_OMITTED_START = re.compile(r"\[\s*:\s*([A-Za-z_][A-Za-z_0-9]*)")
+
+
+def read_omitted_slice_starts(statement: exp.Expression, names: set[str]) -> None:
+    """``l[:stop]`` is a slice of ``l`` up to the column ``stop`` (DuckDB); sqlglot reads
+    ``:stop`` as a named parameter, so ``l[:stop]`` was the element of ``l`` at a parameter and
+    the column was lost (``l[:stop:step]`` a slice from the parameter to ``step``).  DuckDB
+    names no parameter ``:name`` (its are ``?``, ``$1``, ``$name``): such a placeholder, first
+    in brackets, where the text spells ``[:name``, is the slice's end."""
+    for placeholder in list(statement.find_all(exp.Placeholder)):
+        name = placeholder.this
+        if not isinstance(name, str) or name not in names:
+            continue
+        parent = placeholder.parent
+        column = exp.column(name)
+        if isinstance(parent, exp.Bracket) and placeholder.arg_key == "expressions":
+            placeholder.replace(exp.Slice(expression=column))
+        elif isinstance(parent, exp.Slice) and placeholder.arg_key == "this" and isinstance(parent.parent, exp.Bracket) \
+                and parent.args.get("step") is None:
+            parent.replace(exp.Slice(expression=column, step=parent.args.get("expression")))
 
 
 # Meta key of a parsed statement whose text names no ``COLUMNS``: it holds no ``exp.Columns``.

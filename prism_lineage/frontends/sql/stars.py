@@ -234,6 +234,8 @@ class Selection:
     def __init__(self) -> None:
         self.columns: list[tuple[str, object, re.Match | None]] = []
         self.replaced: dict[str, exp.Expression] = {}
+        # ``COLUMNS(* RENAME a AS z)``: the output name of a column, by its lower-case name.
+        self.renamed: dict[str, str] = {}
         # (target or candidate field ids, reason, output name if known)
         self.unknown: list[tuple[object, str, str | None]] = []
         self.origin: Origin | None = None
@@ -247,6 +249,12 @@ def selection(node: exp.Columns, lowerer: "ExpressionLowerer") -> Selection:
     chosen.origin = ctx.origin(node) or lowerer._span(node)
     if is_star(what):
         entries, chosen.replaced, _ = star_entries(what, lowerer, text)
+        star = what.this if isinstance(what, exp.Column) else what
+        norm = ctx.normalizer
+        for alias in star.args.get("rename") or []:  # field trial 72: the name was the old one
+            if isinstance(alias, exp.Alias) and alias.args.get("alias") is not None:
+                old_name = alias.this.this if isinstance(alias.this, exp.Column) else alias.this
+                chosen.renamed[norm.part(old_name).lower()] = norm.part(alias.args["alias"])
         matcher = None
     elif isinstance(what, exp.Literal) and what.is_string:
         pattern = what.this
@@ -520,7 +528,10 @@ def select_items(item: exp.Expression, lowerer: "ExpressionLowerer", default_nam
     out: list[tuple[str, exp.Expression]] = []
     for name, target, match in chosen.columns:
         copy = _replace_all(body.copy(), lambda node: _replacement(name, target, chosen, node))
-        out.append((_output_name(name, alias_name, match, copy, ctx), unpack_all(copy)))
+        # RENAME names the column only where COLUMNS(...) is the whole item (DuckDB 2.0.1:
+        # ``max(COLUMNS(* RENAME a AS z))`` is still named ``a``).
+        shown = chosen.renamed.get(name.lower(), name) if body is expanding[0] else name
+        out.append((_output_name(shown, alias_name, match, copy, ctx), unpack_all(copy)))
     for target, reason, known_name in chosen.unknown:
         name = alias_name or known_name or text
         copy = _replace_all(body.copy(), lambda node: _stand_in(name, _unknown_reads(target, reason), node))
