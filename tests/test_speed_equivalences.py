@@ -88,7 +88,10 @@ from prism_lineage.frontends.sql.expressions import type_text  # noqa: E402
 
 _TYPES = ["date", "int", "bigint", "text", "varchar", "varchar(10)", "decimal(7, 2)", "decimal", "timestamp",
           "double", "float", "boolean", "char(3)", "array<int>", "struct<a int>", "interval", "json", "uuid",
-          "numeric", "string", "int64", "number(38, 0)", "time", "datetime", "tinyint", "nvarchar(max)"]
+          "numeric", "string", "int64", "number(38, 0)", "time", "datetime", "tinyint", "nvarchar(max)",
+          # parameters remembered by their whole shape: each its own text
+          "decimal(7, 3)", "decimal(12, 2)", "varchar(11)", "numeric(1, 0)", "char(1)", "array<bigint>",
+          "struct<a int, b text>", "map<text, int>", "timestamp(3)", "timestamp with time zone", "bit(1)"]
 
 
 def test_type_text_is_the_types_sql_in_every_dialect():

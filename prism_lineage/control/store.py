@@ -92,6 +92,13 @@ CREATE TABLE declared (name TEXT PRIMARY KEY, columns TEXT, complete INTEGER NOT
 CREATE TABLE asset_names (full_name TEXT PRIMARY KEY, aliases TEXT NOT NULL, alias_ranks TEXT NOT NULL) WITHOUT ROWID;
 """
 
+# A store built whole (``build_aside``) creates its tables, fills them, then creates the indexes
+# of ``SCHEMA`` (the same statements, so the same schema): an index built from its table's rows
+# at once is sorted once, instead of being updated row by row in random order.
+_STATEMENTS = [part.strip() for part in SCHEMA.split(";") if part.strip()]
+_SCHEMA_TABLES = ";\n".join(p for p in _STATEMENTS if not p.startswith("CREATE INDEX")) + ";"
+_SCHEMA_INDEXES = ";\n".join(p for p in _STATEMENTS if p.startswith("CREATE INDEX")) + ";"
+
 # What ``meta`` holds (all text; absent: NULL).
 META_KEYS = ("project", "environment", "status", "held_for_review", "parser", "epoch", "revision", "commit",
              "synced_at", "environments", "default_environment", "visibility_independent",
@@ -215,13 +222,15 @@ class StoreWriter:
             try:
                 connection.execute("PRAGMA journal_mode = OFF")
                 connection.execute("PRAGMA synchronous = OFF")
-                connection.executescript(SCHEMA)
+                connection.executescript(_SCHEMA_TABLES)
                 with connection:
                     ids = self._insert_assets(connection, lineage.assets.values(), lineage.waiting)
                     self._insert_edges(connection, lineage.edges, ids)
                     self._write_scopes(connection, lineage.scoped, ids)
                     self._write_meta(connection, meta)
                     self._write_credentials(connection, credentials)
+                connection.executescript(_SCHEMA_INDEXES)
+                with connection:
                     connection.execute(f"PRAGMA user_version = {STORE_VERSION}")
                 connection.execute("ANALYZE")
             finally:
@@ -367,11 +376,21 @@ class StoreWriter:
 
         edges = list(edges)
         memo: dict = {}  # the edges (and their links) stay alive while it is used
-        details = [links_json(edge.columns, memo) for edge in edges]
+        # Each edge's detail by the identity of its links (a warehouse's edges hold few distinct
+        # lists of shared links): the same text, made once per list, found by compiled code.
+        by_links: dict[tuple, str | None] = {}
+        details = []
+        for edge in edges:
+            columns = edge.columns
+            key = None if columns is None else tuple(map(id, columns))
+            detail = by_links.get(key, by_links)
+            if detail is by_links:
+                detail = by_links[key] = links_json(columns, memo)
+            details.append(detail)
         # Each column detail once, in the order first met (the ids it gets are those one insert
         # per detail gave), then every id in a few queries instead of two per detail.
         digests = {detail: hashlib.blake2b(detail.encode(), digest_size=16).hexdigest()
-                   for detail in details if detail is not None}
+                   for detail in dict.fromkeys(details) if detail is not None}
         connection.executemany("INSERT OR IGNORE INTO links (digest, links) VALUES (?, ?)",
                                [(digest, detail) for detail, digest in digests.items()])
         by_digest: dict[str, int] = {}
@@ -380,11 +399,10 @@ class StoreWriter:
             part = wanted[start:start + 500]
             by_digest.update(connection.execute(f"SELECT digest, id FROM links WHERE digest IN "
                                                 f"({','.join('?' * len(part))})", part))
-        rows = []
-        for edge, detail in zip(edges, details):
-            link_id = None if detail is None else by_digest[digests[detail]]
-            rows.append((ids[edge.source], ids[edge.target], edge.mark.value, edge.via.value, edge.file, link_id,
-                         edge.note, getattr(edge, "revision", None), scope))
+        link_of: dict[str | None, int | None] = {detail: by_digest[digest] for detail, digest in digests.items()}
+        link_of[None] = None  # not traced
+        rows = [(ids[edge.source], ids[edge.target], edge.mark._value_, edge.via._value_, edge.file, link_of[detail],
+                 edge.note, getattr(edge, "revision", None), scope) for edge, detail in zip(edges, details)]
         connection.executemany("INSERT INTO edges (src, dst, mark, via, file, links, note, revision, scope) "
                                "VALUES (?,?,?,?,?,?,?,?,?)", rows)
 

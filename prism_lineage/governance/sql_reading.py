@@ -25,6 +25,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..catalog import Catalog
 from ..catalog import Column as CatalogColumn
@@ -42,6 +43,7 @@ from .sync_read import scanned_in_walk_order, statement_fields
 MAX_SQL_CHARACTERS = 1_000_000
 
 Address = tuple[str, ...]
+R = TypeVar("R")
 Columns = tuple[tuple[str, str | None], ...]  # (name, type) in declared order
 
 
@@ -296,16 +298,24 @@ class SqlReader:
         self._lowering_functions: FunctionRegistry | None = None
 
     def read(self, sql: str, dialect: str | None) -> StatementRead:
+        return self.read_as(sql, dialect, _as_read)
+
+    def read_as(self, sql: str, dialect: str | None, build: "Callable[..., R]") -> "R":
+        """What ``read`` gives, as ``build(key, status, reads, links, outputs, dependencies)``
+        makes it: ``links`` maps each asset read to its links as tuples of ``ColumnLink``'s
+        fields, in order (a dict, keys only).  A sync's reading worker sends plain tuples back
+        (``control/reading_pass``): it builds them from these, with no ``ColumnLink`` made and
+        taken apart again."""
         key = statement_key(sql, dialect)
         if len(sql) > self.max_characters:
-            return StatementRead(key, SqlStatus.NOT_PARSED)
+            return build(key, SqlStatus.NOT_PARSED, (), {}, None, ())
         with self.catalog.recording() as recording:
             try:
                 # On the deep-stack worker: SQL nested too deeply for the parser is refused
                 # (NestingTooDeepError), never a crash of the whole sync (prism_lineage.guarded).
                 statements, fields, re_read = run_guarded(self._lowered, sql, dialect)
             except PrismError:
-                return StatementRead(key, SqlStatus.NOT_PARSED, dependencies=tuple(recording.dependencies))
+                return build(key, SqlStatus.NOT_PARSED, (), {}, None, tuple(recording.dependencies))
         analysed = [s for s in statements if s.root is not None]
         # A statement the engine could not analyse (a kind it does not read) leaves what the
         # SQL reads unknown: the asset says it could not be parsed, over whatever was read.
@@ -347,11 +357,8 @@ class SqlReader:
                         placed[source] = entries
                     for into, column, relationship, transformation, confidence in entries:
                         into[(column, field_name, relationship, transformation, confidence)] = None
-        return StatementRead(
-            key, status, reads, tuple((name, tuple([ColumnLink(*link) for link in found]))
-                                      for name, found in links.items()),
-            _usable_outputs(outputs) if status is None else None, tuple(recording.dependencies),
-        )
+        return build(key, status, reads, links, _usable_outputs(outputs) if status is None else None,
+                     tuple(recording.dependencies))
 
     def _lowered(self, sql: str, dialect: str | None):
         """The statements lowered, each one's output fields with their sources
@@ -409,6 +416,13 @@ class SqlReader:
         """Each table name the plans scan → the declared assets it is (none: not declared), in
         the order ``walk_relations`` meets them (a read's ``reads`` keeps that order)."""
         return {table: self.book.find(tuple(table.split("."))).owners for table in scanned_in_walk_order(statements)}
+
+
+def _as_read(key: str, status: SqlStatus | None, reads: tuple[str, ...], links: dict[str, dict[tuple, None]],
+             outputs: tuple[str, ...] | None, dependencies: tuple[Dependency, ...]) -> StatementRead:
+    """``SqlReader.read``'s ``StatementRead`` from what ``read_as`` gives."""
+    return StatementRead(key, status, reads, tuple((name, tuple([ColumnLink(*link) for link in found]))
+                                                   for name, found in links.items()), outputs, dependencies)
 
 
 def top_level(column: str) -> str:

@@ -109,19 +109,17 @@ BULK_ROWS = 1_000
 
 
 def write_rows(table, rows: Iterable, directory: Path, epoch: int, now, *, always: bool = False,
-               bulk: bool = False, group_rows: int | None = None, build=None) -> Path | None:
+               bulk: bool = False, group_rows: int | None = None) -> Path | None:
     """Write ``rows`` (dicts, built as they are consumed) as ``table``'s file of ``epoch``, each
     row ingested at ``now``: temp file, fsync, rename, as ``write_atomically``.  Nothing is
     written for no rows unless ``always`` (an empty delta that must still write its file).
     ``bulk``: large row groups may be converted by pyarrow itself (``BULK_ROWS``).
-    ``group_rows``: rows per row group (default ``CHUNK_ROWS``).  ``build(schema, items, stamp=)``:
-    makes each row group's table from its items instead (``columnar.py``: rows that are not dicts)."""
+    ``group_rows``: rows per row group (default ``CHUNK_ROWS``).  (A full sync's epoch is built
+    from the rollup's objects instead: ``columnar.py``, ``write_tables``.)"""
     from .arrow_rows import bulk_table
     from .arrow_rows import table as small_table
 
     def arrow_table(schema, rows, stamp):
-        if build is not None:
-            return build(schema, rows, stamp=stamp)
         if bulk and len(rows) >= BULK_ROWS:
             return bulk_table(schema, rows, stamp=stamp)
         return small_table(schema, rows, stamp=stamp)
@@ -140,6 +138,23 @@ def write_rows(table, rows: Iterable, directory: Path, epoch: int, now, *, alway
                 chunk = list(islice(iterator, size))
                 if not chunk:
                     break
+
+    return _atomically(directory, epoch, write)
+
+
+def write_tables(tables: Iterable[pa.Table], schema: pa.Schema, directory: Path, epoch: int) -> Path | None:
+    """Write ``tables`` (one row group each, made as they are consumed) as ``directory``'s file of
+    ``epoch``, as ``write_rows`` writes its row groups; nothing when there is no table."""
+    iterator = iter(tables)
+    first = next(iterator, None)
+    if first is None:
+        return None
+
+    def write(temporary: str) -> None:
+        with pq.ParquetWriter(temporary, schema) as writer:
+            writer.write_table(first)
+            for part in iterator:
+                writer.write_table(part)
 
     return _atomically(directory, epoch, write)
 

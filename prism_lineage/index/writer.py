@@ -15,7 +15,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from .epochs import CHUNK_ROWS, epochs, release, reserve, reserved, write_keys, write_rows
+from .epochs import CHUNK_ROWS, epochs, release, reserve, reserved, write_keys, write_rows, write_tables
 from .tables import ALIVE, COMPILED_COLUMNS, EDGES, MERGED_NODES, NODES, PASSES, READS, STATEMENTS, TABLES, IndexTable
 
 
@@ -124,9 +124,10 @@ class EpochWriter:
                 current = IndexState((), {}, {}, {})
         # What differs is found by comparing the rollup's own objects; rows are built for the
         # delta only.
-        # Which rows differ is found by comparing the rollup's own objects; the rows themselves
-        # are built as the file is written, a row group at a time (``epochs.write_rows``), so a
-        # first sync never holds every row of the epoch at once.
+        # Which rows differ is found by comparing the rollup's own objects; the Arrow arrays are
+        # made as the file is written, a row group at a time (``columnar.py``), so a first sync
+        # never holds every row of the epoch as Arrow or dict values at once (only the lists of
+        # the objects' own values and the numbers of their shared parts).
         node_changed, read_changed = [], []
         for key, asset in sorted(lineage.assets.items()):
             before = current.assets.get(key)
@@ -143,18 +144,27 @@ class EpochWriter:
                             if statements.get(asset, ()) != before_statements.get(asset, ())]
         assets = lineage.assets
 
-        self._write(NODES, (_node_row(assets[key]) for key in node_changed), epoch, now)
-        self._write(READS, (_read_row(assets[key]) for key in read_changed), epoch, now)
-        # The two large tables are built column by column from the rollup's objects (``columnar.py``):
-        # an item is (group key, its edge or statement read), or (key, None) for an emptied group.
-        from .columnar import edges_table, statements_table
+        # Every table is built column by column from the rollup's objects (``columnar.py``); for
+        # edges and statements an item is (group key, its edge or statement read), or (key, None)
+        # for an emptied group.
+        from .columnar import assets_tables, edges_tables, statements_tables
 
-        self._write(EDGES, ((target, edge) for target in edge_targets for edge in (groups.get(target) or (None,))),
-                    epoch, now, build=edges_table)
-        self._write(STATEMENTS, ((asset, read) for asset in statement_assets
-                                 for read in (statements.get(asset) or (None,))), epoch, now, build=statements_table)
+        for table, keys in ((NODES, node_changed), (READS, read_changed)):
+            write_tables(assets_tables(table.schema, [assets[key] for key in keys], stamp=now, group_rows=CHUNK_ROWS),
+                         table.schema, self.root / table.directory, epoch)
+
+        write_tables(edges_tables(EDGES.schema, [(target, edge) for target in edge_targets
+                                                 for edge in (groups.get(target) or (None,))],
+                                  stamp=now, group_rows=CHUNK_ROWS), EDGES.schema, self.root / EDGES.directory, epoch)
+        write_tables(statements_tables(STATEMENTS.schema, [(asset, read) for asset in statement_assets
+                                                           for read in (statements.get(asset) or (None,))],
+                                       stamp=now, group_rows=STATEMENT_GROUP_ROWS),
+                     STATEMENTS.schema, self.root / STATEMENTS.directory, epoch)
         changed = set(node_changed) | set(read_changed)
-        self._write(MERGED_NODES, self._merged_rows(sorted(changed), assets), epoch, now, always=True)
+        # Nodes LEFT JOIN their reads (``_merged``): every changed asset has both.
+        write_tables(assets_tables(MERGED_NODES.schema, [assets[key] for key in sorted(changed) if key in assets],
+                                   stamp=now, group_rows=CHUNK_ROWS, empty=True),
+                     MERGED_NODES.schema, self.root / MERGED_NODES.directory, epoch)
         self._write(PASSES, [{"environment": lineage.environment, "parser": lineage.parser.value,
                               "revision": self.revision}], epoch, now, always=True)
         write_keys(ALIVE, sorted(assets), self.root / ALIVE.directory, epoch, now)
@@ -182,13 +192,13 @@ class EpochWriter:
             rows.append({**node, **{c: read.get(c) for c in COMPILED_COLUMNS}})
         return rows
 
-    def _write(self, table: IndexTable, rows, epoch: int, now, *, always: bool = False, build=None) -> None:
+    def _write(self, table: IndexTable, rows, epoch: int, now, *, always: bool = False) -> None:
         # A full sync's epoch: its large row groups are worth pyarrow's own converter.  A
         # statement's row holds its links and every column of each table it looked up (about
         # 27 KB as Python objects at warehouse scale), so its row groups are smaller: 4,000 of
         # them were the largest thing a 10,000-asset sync held at once (+110 MB).
         write_rows(table, rows, self.root / table.directory, epoch, now, always=always, bulk=True,
-                   group_rows=STATEMENT_GROUP_ROWS if table is STATEMENTS else None, build=build)
+                   group_rows=STATEMENT_GROUP_ROWS if table is STATEMENTS else None)
 
 
 def _declared(asset: Asset) -> tuple:

@@ -134,8 +134,8 @@ def _edges():
 @settings(max_examples=60, deadline=None)
 @given(reads=st.lists(st.tuples(NAME, st.one_of(st.none(), _reads())), max_size=6),
        edges=st.lists(st.one_of(st.tuples(NAME, st.none()), _edges().map(lambda e: (e.target, e))), max_size=6),
-       bulk_values=st.sampled_from([1, 20_000]))
-def test_the_large_tables_built_by_column_are_those_of_dict_rows(reads, edges, bulk_values):
+       bulk_values=st.sampled_from([1, 20_000]), compiled=st.booleans(), group_rows=st.integers(1, 5))
+def test_the_large_tables_built_by_column_are_those_of_dict_rows(reads, edges, bulk_values, compiled, group_rows):
     from unittest import mock
 
     from prism_lineage.index import columnar
@@ -143,12 +143,64 @@ def test_the_large_tables_built_by_column_are_those_of_dict_rows(reads, edges, b
     from prism_lineage.index.tables import EDGES, STATEMENTS
     from prism_lineage.index.writer import _edge_row, _tombstone
 
-    with mock.patch.object(columnar, "BULK_VALUES", bulk_values):  # both leaf converters
+    # The same objects met again (the rollup shares links, dependencies, reads and edges): each
+    # distinct one is numbered once and its rows taken from one array (``columnar._Distinct``);
+    # ``compiled``: taken by Arrow, or gathered in Python (a small table before pyarrow.compute).
+    reads, edges = reads + reads[::-1], edges + edges[::-1]
+    with mock.patch.object(columnar, "BULK_VALUES", bulk_values), \
+            mock.patch.object(columnar, "_compiled", lambda n: compiled):
         built = columnar.statements_table(STATEMENTS.schema, reads, stamp=NOW)
         built_edges = columnar.edges_table(EDGES.schema, edges, stamp=NOW)
+        groups = list(columnar.statements_tables(STATEMENTS.schema, reads, stamp=NOW, group_rows=group_rows))
+        edge_groups = list(columnar.edges_tables(EDGES.schema, edges, stamp=NOW, group_rows=group_rows))
     rows = [statement_rows(asset, [read])[0] if read is not None else tombstone(asset) for asset, read in reads]
     built.validate(full=True)
-    assert built.equals(arrow_rows.table(STATEMENTS.schema, rows, stamp=NOW))
+    expected = arrow_rows.table(STATEMENTS.schema, rows, stamp=NOW)
+    assert built.equals(expected)
+    # Row groups of ``group_rows`` rows (none for no rows), the table's rows in order.
+    assert [len(g) for g in groups] == [min(group_rows, len(rows) - i) for i in range(0, len(rows), group_rows)]
+    for i, group in enumerate(groups):
+        group.validate(full=True)
+        assert group.equals(expected.slice(i * group_rows, group_rows))
     rows = [_edge_row(edge) if edge is not None else _tombstone(target) for target, edge in edges]
     built_edges.validate(full=True)
-    assert built_edges.equals(arrow_rows.table(EDGES.schema, rows, stamp=NOW))
+    expected = arrow_rows.table(EDGES.schema, rows, stamp=NOW)
+    assert built_edges.equals(expected)
+    assert [len(g) for g in edge_groups] == [min(group_rows, len(rows) - i) for i in range(0, len(rows), group_rows)]
+    for i, group in enumerate(edge_groups):
+        group.validate(full=True)
+        assert group.equals(expected.slice(i * group_rows, group_rows))
+
+
+def _assets():
+    from prism_lineage.governance.rollup import Asset, ReadNote
+    from prism_lineage.governance.statuses import SqlStatus
+
+    names = st.lists(NAME, max_size=3).map(tuple)
+    return st.builds(Asset, NAME, NAME, NAME, NAME, st.sampled_from(["table", "view"]), TEXT, TEXT, st.booleans(),
+                     NAME, names, st.one_of(st.none(), st.sampled_from(list(SqlStatus))), TEXT,
+                     st.lists(st.integers(-2**31, 2**31 - 1), max_size=3).map(tuple), names,
+                     st.lists(st.builds(ReadNote, NAME, names), max_size=2).map(tuple))
+
+
+@settings(max_examples=40, deadline=None)
+@given(assets=st.lists(_assets(), max_size=6), bulk_rows=st.sampled_from([1, 1_000]), group_rows=st.integers(1, 5))
+def test_the_asset_tables_built_by_column_are_those_of_dict_rows(assets, bulk_rows, group_rows):
+    from unittest import mock
+
+    from prism_lineage.index import columnar, epochs
+    from prism_lineage.index.tables import COMPILED_COLUMNS, MERGED_NODES, NODES, READS
+    from prism_lineage.index.writer import _node_row, _read_row
+
+    merged = [{**_node_row(a), **{c: _read_row(a)[c] for c in COMPILED_COLUMNS}} for a in assets]
+    for table, rows in ((NODES, [_node_row(a) for a in assets]), (READS, [_read_row(a) for a in assets]),
+                        (MERGED_NODES, merged)):
+        with mock.patch.object(epochs, "BULK_ROWS", bulk_rows):  # both converters
+            groups = list(columnar.assets_tables(table.schema, assets, stamp=NOW, group_rows=group_rows,
+                                                 empty=True))
+        expected = arrow_rows.table(table.schema, rows, stamp=NOW)
+        assert [len(g) for g in groups] == ([min(group_rows, len(rows) - i) for i in range(0, len(rows), group_rows)]
+                                            or [0])
+        for i, group in enumerate(groups):
+            group.validate(full=True)
+            assert group.equals(expected.slice(i * group_rows, group_rows)), table.directory

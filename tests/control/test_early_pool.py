@@ -91,14 +91,14 @@ def test_a_sync_with_nothing_to_read_or_that_fails_ends_its_early_workers(tmp_pa
 
 
 def test_an_early_worker_that_crashes_takes_down_one_statement(tmp_path, monkeypatch):
-    original = SqlReader.read
+    original = SqlReader.read_as  # what the workers call (``SqlReader.read`` calls it too)
 
-    def read(self, sql, dialect):
+    def read(self, sql, dialect, build):
         if "crash_marker" in sql:
             os.kill(os.getpid(), signal.SIGSEGV)
-        return original(self, sql, dialect)
+        return original(self, sql, dialect, build)
 
-    monkeypatch.setattr(SqlReader, "read", read)  # the workers fork with it, before the load
+    monkeypatch.setattr(SqlReader, "read_as", read)  # the workers fork with it, before the load
     root = project(tmp_path, hidden_sql="SELECT x AS crash_marker FROM p.a")
     summary = sync(root, tmp_path / "index", jobs=2)
     assert statuses(summary) == {"p.a": None, "p.v": None, "h.w": "Could not be parsed", "p.u": None}

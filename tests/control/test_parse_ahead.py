@@ -105,3 +105,23 @@ def test_files_whose_chunk_is_lost_are_read_by_the_loader(tmp_path):
         assert _loaded(root, parse=dead.parse_files) == itself
     finally:
         dead.close()
+
+
+def test_files_are_handed_out_in_chunks_of_about_the_same_size(tmp_path):
+    """The workers get chunks of about equal bytes, in the loader's order: a large file (a
+    pipeline of thousands of assets) is a chunk of its own, not the tail of a chunk of small
+    ones that one worker parses alone while the loader waits."""
+    from prism_lineage.control.reading_pass import _chunks_by_size
+
+    names = [f"tables/t{i:03d}.yaml" for i in range(60)] + ["pipelines/big.yaml"] + ["views/v.yaml", "missing.yaml"]
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "pipelines").mkdir()
+    (tmp_path / "views").mkdir()
+    for name in names[:-1]:
+        (tmp_path / name).write_text("x" * (6000 if "big" in name else 100))
+    chunks = _chunks_by_size(tmp_path, names, 4)
+    assert [n for chunk in chunks for n in chunk] == names  # every file once, in order
+    assert ["pipelines/big.yaml"] in chunks
+    small = [c for c in chunks if "pipelines/big.yaml" not in c]
+    assert all(sum(100 for n in c if n.startswith("tables/")) <= 3000 for c in small)
+    assert len(chunks) <= 2 * 4 + 1

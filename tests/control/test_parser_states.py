@@ -87,21 +87,22 @@ def test_a_statement_over_the_size_limit_could_not_be_parsed_until_the_limit_gro
 
 
 def _slow_or_crashing(original):
-    def read(self, sql, dialect):
+    # ``read_as``: what the workers call (``SqlReader.read`` calls it too).
+    def read(self, sql, dialect, build):
         if "slow_marker" in sql:
             # Far longer than any bound below: a statement that was not cut off by its time limit
             # shows as a test that takes minutes, not as one that passes by luck.
             time.sleep(300)
         if "crash_marker" in sql:
             os.kill(os.getpid(), signal.SIGSEGV)
-        return original(self, sql, dialect)
+        return original(self, sql, dialect, build)
 
     return read
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_statement_over_the_time_limit_could_not_be_parsed(tmp_path, monkeypatch, jobs):
-    monkeypatch.setattr(SqlReader, "read", _slow_or_crashing(SqlReader.read))  # the workers fork with it
+    monkeypatch.setattr(SqlReader, "read_as", _slow_or_crashing(SqlReader.read_as))  # the workers fork with it
     root = project(tmp_path, public_sql="SELECT x AS slow_marker FROM p.a")
     started = time.perf_counter()
     summary = sync(root, tmp_path / "index", statement_timeout=0.5, jobs=jobs)
@@ -113,7 +114,7 @@ def test_a_statement_over_the_time_limit_could_not_be_parsed(tmp_path, monkeypat
 
 
 def test_a_statement_that_kills_its_worker_could_not_be_parsed_and_the_rest_is_read(tmp_path, monkeypatch):
-    monkeypatch.setattr(SqlReader, "read", _slow_or_crashing(SqlReader.read))
+    monkeypatch.setattr(SqlReader, "read_as", _slow_or_crashing(SqlReader.read_as))
     root = project(tmp_path, public_sql="SELECT x AS crash_marker FROM p.a")
     summary = sync(root, tmp_path / "index", jobs=2)
     assert statuses(summary) == {"p.a": None, "p.v": "Could not be parsed", "h.w": None, "p.u": None}

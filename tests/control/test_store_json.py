@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import control_paths  # noqa: F401 - the governance tests' helpers on the path
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prism_lineage.control.engine import read_from_json, read_to_json
@@ -53,3 +53,29 @@ def test_edge_details_encoded_with_shared_links_once_are_the_same_text(links, pi
         columns = tuple(links[i % len(links)] for i in pick)
         assert links_json(columns, memo) == links_json(columns)
     assert links_json(None, memo) is None
+
+
+@settings(deadline=None)  # the first example imports the rollup
+@given(_LINKS, st.lists(st.one_of(st.none(), st.lists(st.integers(0, 4), max_size=5)), max_size=6))
+def test_the_store_keeps_each_edges_detail_as_its_own_text(links, picks):
+    """``StoreWriter._insert_edges`` finds an edge's detail by the identity of its links (the
+    same list of the same links: the text made once): every edge keeps its own detail."""
+    import sqlite3
+
+    from prism_lineage.control.store import SCHEMA, StoreWriter
+    from prism_lineage.governance.rollup import LineageEdge
+    from prism_lineage.governance.statuses import Mark, Via
+
+    shared = tuple(links)
+    edges = []
+    for n, pick in enumerate(picks):
+        columns = None if pick is None else (shared if not pick else tuple(links[i % len(links)] for i in pick))
+        edges.append(LineageEdge(f"s{n}", "t", Mark.PARSED, Via.VIEW, "f.yaml", columns))
+    edges += edges[::-1]  # the same edges (and link lists) met again
+    connection = sqlite3.connect(":memory:")
+    connection.executescript(SCHEMA)
+    ids = {f"s{n}": n + 1 for n in range(len(picks))} | {"t": 0}
+    StoreWriter(":memory:")._insert_edges(connection, edges, ids)
+    stored = connection.execute("SELECT e.src, l.links FROM edges e LEFT JOIN links l ON l.id = e.links "
+                                "ORDER BY e.id").fetchall()
+    assert stored == [(ids[e.source], links_json(e.columns)) for e in edges]

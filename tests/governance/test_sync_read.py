@@ -208,3 +208,24 @@ ORDERED_SCANS = [
 @pytest.mark.parametrize("sql", ORDERED_SCANS)
 def test_scans_keep_walk_order_with_several_subqueries(sql):
     assert _check(sql, None, "duckdb", False) == 1
+
+
+def test_a_reading_workers_packed_read_is_the_read_packed(monkeypatch):
+    """A sync's reading worker packs what ``SqlReader.read_as`` gives (``reading_pass._packed``,
+    no ``ColumnLink`` made): the very tuples ``reading_pass.pack`` makes of ``SqlReader.read``'s
+    read, on every statement of the generated project and the tests' projects."""
+    from prism_lineage.control.reading_pass import _packed, pack
+
+    original = SqlReader.read
+    compared = []
+
+    def both(self, sql, dialect):
+        read = original(self, sql, dialect)
+        assert self.read_as(sql, dialect, _packed) == pack(read), sql
+        compared.append(read.status)
+        return read
+
+    monkeypatch.setattr(SqlReader, "read", both)
+    for _, project, access in _projects():
+        _ledgers(project, access)
+    assert len(compared) > 450 and any(status is not None for status in compared)

@@ -899,15 +899,59 @@ def type_text(to: exp.Expression, dialect) -> str:
     state = vars(dialect)
     if (type(to) is not exp.DataType or not isinstance(to.this, exp.DType) or to.comments
             or state.keys() != _DIALECT_STATE or state["settings"]
-            or any(key != "this" and value is not None and type(value) is not bool for key, value in to.args.items())
             or (to._meta and not _POSITION_KEYS.issuperset(to._meta))):
         return sql_text(to, dialect)
-    key = (type(dialect), state["version"], state["normalization_strategy"], tuple(sorted(to.args.items())))
+    if any(key != "this" and value is not None and type(value) is not bool for key, value in to.args.items()):
+        # A type with parameters (``DECIMAL(12, 2)``, ``ARRAY<INT>``): remembered by its whole
+        # shape (``_shape``), when nothing but its classes and plain values can show in its text.
+        shape = _shape(to)
+        if shape is None:
+            return sql_text(to, dialect)
+        key = ("shape", type(dialect), state["version"], state["normalization_strategy"], shape)
+    else:
+        key = (type(dialect), state["version"], state["normalization_strategy"], tuple(sorted(to.args.items())))
     text = _TYPE_TEXTS.get(key)
     if text is None:
         text = _TYPE_TEXTS[key] = sql_text(to, dialect)
     return text
 
+
+
+_PLAIN_VALUES = (str, bool, int, float, type(None))
+
+
+def _shape(node: exp.Expression) -> tuple | None:
+    """``node`` as its class and its arguments in order, each plain value with its type (``True``
+    and ``1`` differ), recursively: the generator writes a node from nothing else (its position
+    aside, which ``sql_text`` sets aside too).  None for a node with comments or other meta, or a
+    value of another kind: not remembered."""
+    if node.comments or (node._meta and not _POSITION_KEYS.issuperset(node._meta)):
+        return None
+    parts: list = [type(node)]
+    for key, value in node.args.items():
+        if isinstance(value, exp.Expression):
+            value = _shape(value)
+            if value is None:
+                return None
+        elif type(value) is list:
+            items = []
+            for item in value:
+                if isinstance(item, exp.Expression):
+                    item = _shape(item)
+                    if item is None:
+                        return None
+                elif type(item) in _PLAIN_VALUES or isinstance(item, exp.DType):
+                    item = (type(item), item)
+                else:
+                    return None
+                items.append(item)
+            value = (list, tuple(items))
+        elif type(value) in _PLAIN_VALUES or isinstance(value, exp.DType):
+            value = (type(value), value)
+        else:
+            return None
+        parts.append((key, value))
+    return tuple(parts)
 
 _WHOLE_ROW_DIALECTS = frozenset({"bigquery", "postgres", "duckdb", "redshift", "materialize", "risingwave"})
 # Dialects that read ``x.a`` as the field ``a`` of a struct column ``x`` when no FROM item is
