@@ -46,3 +46,20 @@ def test_a_qualified_function_name_stays_one() -> None:
     # ``main.abs(a)``: ``main`` names no column, so it is the function's schema.
     [answer] = prism_lineage.explain("SELECT main.abs(a) AS u FROM t", SCHEMA, dialect="duckdb").statements
     assert [s.column for s in answer.fields[0].sources] == ["t.a"]
+
+
+def test_a_dot_call_on_an_earlier_select_items_alias() -> None:
+    # DuckDB lets later items use an earlier item's alias: ``ti.replace(…)`` is replace(ti, …).
+    sql = "SELECT b.trim('><') AS ti, ti.replace('%', '') AS oa, oa.lower() AS lo FROM t"
+    connection = _connection()
+    before = connection.execute(sql).fetchall()
+    connection.execute("UPDATE t SET b = b || 'z'")
+    assert connection.execute(sql).fetchall() != before
+    [answer] = prism_lineage.explain(sql, SCHEMA, dialect="duckdb").statements
+    assert [[s.column for s in f.sources] for f in answer.fields] == [["t.b"], ["t.b"], ["t.b"]]
+
+
+def test_a_name_that_is_no_value_is_refused_not_read_as_a_constant() -> None:
+    # ``myschema.f(b)``: a user schema's function, or a dot call on an unknown name — refused.
+    with pytest.raises(prism_lineage.errors.UnknownColumnError):
+        prism_lineage.explain("SELECT myschema.f(b) AS u FROM t", SCHEMA, dialect="duckdb")

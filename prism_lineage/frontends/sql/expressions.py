@@ -479,7 +479,7 @@ class ExpressionLowerer:
     def _method_call(self, node: exp.Dot) -> exp.Expression | None:
         """DuckDB's dot call ``x.f(args)``, which is ``f(x, args)`` (``b.upper()``,
         ``list(v).list_transform(lambda x: x + 1)``), as that call; ``None`` for a qualified
-        function name (``main.f(x)``: the part before the dot names no column).  sqlglot reads
+        function name (``main.f(x)``: a built-in schema that names no column).  sqlglot reads
         ``f`` as an anonymous function with the other arguments only: lowered as it is, the
         value ``x`` was lost (no sources at all, exact)."""
         function = node.expression
@@ -495,8 +495,11 @@ class ExpressionLowerer:
                 return None
             column = exp.Column(this=parts[-1].copy(), **{key: part.copy() for key, part in zip(
                 ("table", "db", "catalog"), reversed(parts[:-1]))})
-            if len(parts) == 1 and not self._known_column(column):
+            if len(parts) == 1 and not self._known_column(column) and parts[0].name.lower() in _DUCKDB_SCHEMAS:
                 return None  # ``main.f(x)``
+            # Any other name is a value (a column, or a select item's alias DuckDB lets later
+            # items use: ``v.trim() AS t, t.lower()``); a user schema's function spelt so is
+            # then refused as an unknown column, never read as a constant.
             base = column
         else:
             # sqlglot leaves the names inside the part before the dot as bare identifiers
@@ -964,6 +967,9 @@ def _dialect_label(ctx) -> str:
             "databricks": "Databricks", "hive": "Hive", "trino": "Trino", "presto": "Presto",
             "athena": "Athena", "redshift": "Redshift"}.get(name or "", name or "SQL")
 
+
+# Schemas every DuckDB database has: ``main.f(x)`` is a function of that schema.
+_DUCKDB_SCHEMAS = frozenset({"main", "pg_catalog", "information_schema", "temp", "system", "memory"})
 
 _NAME_HOLDERS = (exp.Column, exp.Table, exp.TableAlias, exp.Alias, exp.Lambda, exp.PropertyEQ, exp.DataType,
                  exp.ColumnDef, exp.Kwarg, exp.Dot)
