@@ -1001,6 +1001,8 @@ def _result_type(node: exp.Expression, args: list[Expr], ctx=None) -> T.DataType
         return args[0].type if args else None
     if isinstance(node, (exp.Extract, exp.Length)):
         return "INT"
+    if isinstance(node, exp.Array) and args and ctx is not None:
+        return nested.constructed_list_type(args, ctx)
     return None
 
 
