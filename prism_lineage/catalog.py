@@ -53,6 +53,19 @@ class Table:
         object.__setattr__(self, "_index", index)
         object.__setattr__(self, "positions", {c.name: i for i, c in enumerate(self.columns)})
 
+    def named(self, name: str, parts: tuple[str, ...]) -> "Table":
+        """A table of these very columns under another name, sharing this one's indexes of them
+        (never changed once built): no ``Column`` or index is built again for it."""
+        table = object.__new__(Table)
+        set_ = object.__setattr__
+        set_(table, "name", name)
+        set_(table, "parts", parts)
+        set_(table, "columns", self.columns)
+        set_(table, "spec", self.spec)
+        set_(table, "_index", self._index)
+        set_(table, "positions", self.positions)
+        return table
+
     def has(self, lowered: str) -> bool:
         return lowered in self._index
 

@@ -146,6 +146,7 @@ def _resolution(candidates: tuple[str, ...]) -> Resolution:
 
 
 _FOUND_LIMIT = 20_000
+_SHAPE_LIMIT = 4_096  # shapes of columns a ProjectCatalog keeps (a bound, not a need)
 
 
 class _Named:
@@ -231,7 +232,7 @@ class ProjectCatalog(Catalog):
     """The catalog a statement is lowered against: declared assets, with their columns when
     they are known (declared, or derived from the asset's own SQL), schema-less otherwise."""
 
-    __slots__ = ("_book", "_columns_of", "_tables", "_recording", "names_only", "schemaless", "complete")
+    __slots__ = ("_book", "_columns_of", "_tables", "_shapes", "_recording", "names_only", "schemaless", "complete")
 
     def __init__(self, book: AddressBook | ScopedBook, columns_of: Callable[[str], Columns | None],
                  complete: Callable[[str], bool] | None = None):
@@ -242,6 +243,7 @@ class ProjectCatalog(Catalog):
         # not said to be unknown: a dbt node documented without catalog.json).
         self.complete = complete if complete is not None else (lambda full_name: True)
         self._tables: dict[str, CatalogTable | None] = {}
+        self._shapes: dict[Columns, CatalogTable] = {}  # columns → a table of them (``lookup``)
         self._recording: list[list[Dependency]] = []
         self.names_only = False  # read every asset schema-less (after a column was not declared)
         self.schemaless: frozenset[str] = frozenset()  # these assets only, schema-less
@@ -263,8 +265,20 @@ class ProjectCatalog(Catalog):
             return None
         table = self._tables.get(resolved)
         if table is None:
-            table = CatalogTable(resolved, tuple(resolved.split(".")),
-                                 tuple(CatalogColumn(name, type_) for name, type_ in columns))
+            # A warehouse's tables repeat a few shapes of columns (the same names and types):
+            # the columns and their indexes are built once per shape, each table shares them.
+            shapes = self._shapes
+            try:
+                shape = shapes.get(columns)
+            except TypeError:  # (columns given as lists: built for this table alone)
+                shape = shapes = None
+            if shape is None:
+                shape = CatalogTable(resolved, (), tuple(CatalogColumn(name, type_) for name, type_ in columns))
+                if shapes is not None:
+                    if len(shapes) >= _SHAPE_LIMIT:
+                        shapes.clear()
+                    shapes[columns] = shape
+            table = shape.named(resolved, tuple(resolved.split(".")))
             self._tables[resolved] = table
         return table
 
@@ -350,10 +364,13 @@ class SqlReader:
                             column = source_column[len(table) + 1:]
                             # Read again schema-less, a column its table does not have is
                             # traced by name only: never an exact edge from it.
-                            entries = tuple([
-                                (links[name], column, relationship, transformation,
-                                 "unknown" if re_read and not self.has_column(name, column) else confidence)
-                                for name in names])
+                            if len(names) == 1 and not re_read:  # (the commonest: the list below, of one)
+                                entries = ((links[names[0]], column, relationship, transformation, confidence),)
+                            else:
+                                entries = tuple([
+                                    (links[name], column, relationship, transformation,
+                                     "unknown" if re_read and not self.has_column(name, column) else confidence)
+                                    for name in names])
                         placed[source] = entries
                     for into, column, relationship, transformation, confidence in entries:
                         into[(column, field_name, relationship, transformation, confidence)] = None

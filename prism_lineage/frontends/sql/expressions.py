@@ -215,7 +215,8 @@ class ExpressionLowerer:
             found = routines.parameter(self, node, mode)
             if found is not None:
                 return found
-        number = position_of(node.this)
+        # (An identifier is never ``$n`` nor ``#n``: most columns skip the call.)
+        number = position_of(node.this) if type(node.this) is not exp.Identifier else None
         if number is not None:  # ``t.$2``
             qualifier = tuple(self.ctx.normalizer.part(p) for p in node.parts[:-1])
             return lower_positional(self, node, number, qualifier, self._near_origin(node), mode)

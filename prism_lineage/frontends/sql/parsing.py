@@ -343,11 +343,11 @@ def place_empty_select_lists(tokens: list[Token], statements: list[exp.Expressio
     if types is None:
         types = list(map(_TOKEN_TYPE, tokens))
     count, at = len(types), -1
-    while True:  # every SELECT, found at C speed (this runs on every parse)
-        try:
-            at = types.index(TokenType.SELECT, at + 1)
-        except ValueError:
-            break
+    # Every SELECT, found at C speed (this runs on every parse).  As many ``index`` calls as
+    # there are SELECTs: the one past the last would raise, and its message holds the token
+    # type's Python-level ``repr`` (a third of this function's time).
+    for _ in range(types.count(TokenType.SELECT)):
+        at = types.index(TokenType.SELECT, at + 1)
         after = at + 1
         while after < count and types[after] in _LIST_PREFIX:
             after += 1

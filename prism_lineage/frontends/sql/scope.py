@@ -280,8 +280,13 @@ class Scope:
         args = node.args
         this = args["this"]
         name = norm.identifier(this) if type(this) is exp.Identifier else norm.part(this)
-        if args.get("table") is None:  # most columns are unqualified: skip building their parts
+        table = args.get("table")
+        if table is None:  # most columns are unqualified: skip building their parts
             return self._resolve_unqualified(name, origin)
+        if type(table) is exp.Identifier and type(this) is exp.Identifier and args.get("db") is None \
+                and args.get("catalog") is None:
+            # ``t.c`` (most qualified columns): ``node.parts[:-1]`` is ``[table]``, without building it.
+            return self._resolve_qualified((norm.identifier(table),), name, origin)
         qualifier = tuple(norm.part(p) for p in node.parts[:-1])
         return self._resolve_qualified(qualifier, name, origin)
 
