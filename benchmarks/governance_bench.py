@@ -233,9 +233,11 @@ def _index_figures(lineage, resynced) -> dict:
 
 
 def run_control_plane(total: int, seed: int, *, samples: int = 100, jobs: tuple[str, ...] = ("1", "auto"),
-                      baseline_sample: int = 10_000, cli_answers: bool = True, checkpoint=None) -> dict:
+                      baseline_sample: int = 10_000, cli_answers: bool = True, checkpoint=None,
+                      pairs: int = 0) -> dict:
     """The control plane end to end, each step a process of its own (see the module docstring).
-    ``checkpoint(figures)`` is called after each step (a long run keeps what it measured)."""
+    ``checkpoint(figures)`` is called after each step (a long run keeps what it measured).
+    ``pairs``: that many more (full sync, baseline) pairs at the end, back to back (``_pairs``)."""
     import shutil
     import tempfile
 
@@ -264,10 +266,44 @@ def run_control_plane(total: int, seed: int, *, samples: int = 100, jobs: tuple[
             figures["cli_whole_process"] = _cli_answer_figures(root, index, picks)
         figures["index_bytes_on_disk"] = sum(p.stat().st_size for p in index.rglob("*") if p.is_file())
         figures["store_bytes"] = (index / "warehouse" / "prod" / "current.sqlite3").stat().st_size
+        if pairs:
+            figures["pairs"] = _pairs(_one_statement_changed(project), root, index, scratch, jobs[-1], baseline_sample,
+                                      pairs, figures["cores"])
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     figures["load_average_after"] = _load()
     return dict(figures)
+
+
+def _pairs(project: Project, root: Path, index: Path, scratch: Path, jobs: str, baseline_sample: int, count: int,
+           cores: int) -> dict:
+    """``count`` pairs of (a full sync from nothing, sqlglot's parse + qualify of the same
+    statements), each pair's two halves back to back, the order alternating (sync first, then
+    baseline first): this machine's speed drifts by as much as a third within minutes, so a ratio
+    is only worth its pair, and the figure to quote is the median of the pairs' ratios.
+    ``index``: a synced index of ``project`` (the baseline's columns of the views)."""
+    import shutil
+
+    found = []
+    for i in range(count):
+        fresh = scratch / f"index-pair-{i}"
+        shutil.rmtree(fresh, ignore_errors=True)
+        if i % 2 == 0:
+            sync = _sync_process(root, fresh, jobs)
+            baseline = _baseline(project, index, baseline_sample)
+        else:
+            baseline = _baseline(project, index, baseline_sample)
+            sync = _sync_process(root, fresh, jobs)
+        shutil.rmtree(fresh, ignore_errors=True)
+        per_core = baseline["cpu_s_all_statements"] / cores
+        found.append({"order": "sync, baseline" if i % 2 == 0 else "baseline, sync",
+                      "sync_wall_s": sync["wall_s"], "sync_cpu_s": sync["cpu_s"],
+                      "baseline_cpu_s": baseline["cpu_s_all_statements"],
+                      "wall_over_baseline_per_core": round(sync["wall_s"] / per_core, 3) if per_core else None,
+                      "load_average": _load()})
+    ratios = sorted(p["wall_over_baseline_per_core"] for p in found if p["wall_over_baseline_per_core"])
+    return {"pairs": found, "median_wall_over_baseline_per_core": statistics.median(ratios) if ratios else None,
+            "min": ratios[0] if ratios else None, "max": ratios[-1] if ratios else None}
 
 
 class _Checkpointed(dict):
@@ -566,6 +602,9 @@ def main(argv=None) -> int:
     parser.add_argument("--baseline-sample", type=int, default=10_000,
                         help="control-plane: statements sqlglot parses and qualifies for the baseline (scaled)")
     parser.add_argument("--no-cli", action="store_true", help="control-plane: skip the whole-process answers")
+    parser.add_argument("--pairs", type=int, default=0,
+                        help="control-plane: this many more (full sync, baseline) pairs back to back, and the "
+                             "median of their ratios (the machine's speed drifts between runs)")
     args = parser.parse_args(argv)
     if args.mode == "control-plane":
         def checkpoint(found: dict) -> None:
@@ -575,7 +614,7 @@ def main(argv=None) -> int:
 
         figures = run_control_plane(args.assets, args.seed, samples=args.samples if args.samples != 20 else 100,
                                     jobs=tuple(args.jobs.split(",")), baseline_sample=args.baseline_sample,
-                                    cli_answers=not args.no_cli, checkpoint=checkpoint)
+                                    cli_answers=not args.no_cli, checkpoint=checkpoint, pairs=args.pairs)
     else:
         figures = run(args.assets, args.samples, args.seed)
     text = json.dumps(figures, indent=2)

@@ -40,6 +40,16 @@ def _breaks(path: str | None, transformation: Transformation) -> bool:
     return path is not None and transformation in _BREAKS_PATHS
 
 
+# Session 8 (field trial 74): a computed hop met with a stronger one that keeps parts
+# (generator, window, aggregate) still breaks a later part read; remembered per target.
+_HIDDEN_BREAK = {
+    Transformation.EXPRESSION: frozenset({Transformation.GENERATOR, Transformation.WINDOW, Transformation.AGGREGATE}),
+    Transformation.GENERATOR: frozenset({Transformation.EXPRESSION}),
+    Transformation.WINDOW: frozenset({Transformation.EXPRESSION}),
+    Transformation.AGGREGATE: frozenset({Transformation.EXPRESSION}),
+}
+
+
 def _part_of_computed(path: str, found: Found) -> Found:
     """A part read of a computed value depends on some of its inputs, and which is not known
     here (``struct(a, b).b`` reads ``b`` only): every input is a source, conservatively, never
@@ -90,7 +100,7 @@ class EndToEnd:
     """Answers ``value_sources(target)`` and ``indirect_sources(target)`` for one plan."""
 
     __slots__ = ("_inputs", "_values", "_indirect", "_active_values", "_active_indirect", "_cyclic", "_previous",
-                 "_known")
+                 "_known", "_computed")
 
     def __init__(self, edges: "Sequence[Edge | EdgeFields]", links: list[Link],
                  known: "tuple[dict[str, ValueSources], dict[str, IndirectSources]] | None" = None):
@@ -121,6 +131,7 @@ class EndToEnd:
         self._active_indirect: set[str] = set()
         self._cyclic = False
         self._previous: tuple[dict, dict] | None = None
+        self._computed: dict[str, set[str]] = {}  # target -> columns reached through a hidden computed hop
 
     # --- public ----------------------------------------------------------------------------
 
@@ -183,22 +194,38 @@ class EndToEnd:
                 and edges[0].confidence is _EXACT and edges[0].reason is None and edges[0].path is None:
             # A pass-through hop (a column read as is): share the source's answer.
             result = self.value_sources(edges[0].source)
+            if edges[0].source in self._computed:
+                self._computed[target] = self._computed[edges[0].source]
+            else:
+                self._computed.pop(target, None)
         else:
             result = {}
+            computed: set[str] = set()
             for edge in edges:
                 # Paired with a part not known (a set operation by position): that pairing is
                 # the reason to give, before the source's own.
                 pairing = edge.path == UNKNOWN_PART
-                for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
+                sources = self.value_sources(edge.source)
+                hidden = self._computed.get(edge.source, set())
+                hides = _HIDDEN_BREAK.get(edge.transformation, frozenset())
+                for column, (transformation, confidence, reason) in sources.items():
                     if names_a_star(column, edge.path):
                         confidence, reason = _EXACT, None
                     found = (strongest(transformation, edge.transformation),
                              weakest(confidence, edge.confidence),
                              (edge.reason or reason) if pairing else (reason or edge.reason))
-                    if _breaks(edge.path, transformation):
-                        _merge(result, column, _part_of_computed(edge.path, found))
+                    if _breaks(edge.path, transformation) or column in hidden:
+                        _merge(result, column, _part_of_computed(edge.path, found) if edge.path else found)
+                        if column in hidden:
+                            computed.add(column)
                     else:
                         _merge(result, extend(column, edge.path), found)
+                        if transformation in hides:
+                            computed.add(extend(column, edge.path))
+            if computed:
+                self._computed[target] = computed
+            else:
+                self._computed.pop(target, None)
         active.discard(target)
         self._values[target] = result
         return result
@@ -251,12 +278,13 @@ class EndToEnd:
                 # An order is by the key's value: ``ORDER BY total`` (``total`` = ``SUM(amount)``)
                 # orders by an aggregate of ``amount``, as ``ORDER BY SUM(amount)`` does.
                 by_value = kind is _SORT
+                hidden = self._computed.get(edge.source, set()) if edge.path is not None else set()
                 for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
                     if names_a_star(column, edge.path):
                         confidence, reason = _EXACT, None
                     found = (strongest(edge.transformation, transformation) if by_value else edge.transformation,
                              weakest(confidence, edge.confidence), reason or edge.reason)
-                    if _breaks(edge.path, transformation):
+                    if _breaks(edge.path, transformation) or column in hidden:
                         _merge(result, (column, kind), _part_of_computed(edge.path, found))
                     else:
                         _merge(result, (extend(column, edge.path), kind), found)

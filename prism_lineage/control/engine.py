@@ -53,14 +53,22 @@ def read_to_json(read, memo: dict | None = None) -> str:
     encode = _COMPACT.encode
     columns = []
     for name, links in read.columns:
-        parts = []
-        for link in links:
-            found = memo.get(id(link))
-            if found is None:
-                found = memo[id(link)] = (encode([link.source, link.target, link.relationship, link.transformation,
-                                                  link.confidence]), link)  # kept: its id stays its own
-            parts.append(found[0])
-        columns.append("[" + encode(name) + ",[" + ",".join(parts) + "]]")
+        # A group of links is shared by many reads (``reading_pass._Shared``): its text is made
+        # once, by the group's identity (kept alive in the memo, as the links are).
+        found = memo.get(id(links))
+        if found is None:
+            parts = []
+            for link in links:
+                one = memo.get(id(link))
+                if one is None:
+                    one = memo[id(link)] = (encode([link.source, link.target, link.relationship,
+                                                    link.transformation, link.confidence]), link)  # kept: its id stays its own
+                parts.append(one[0])
+            found = memo[id(links)] = (",".join(parts), links)
+        text = memo.get(name)  # a name (a str key: never an int id)
+        if text is None:
+            text = memo[name] = encode(name)
+        columns.append("[" + text + ",[" + found[0] + "]]")
     dependencies = []
     for dependency in read.dependencies:
         found = memo.get(id(dependency))

@@ -40,6 +40,9 @@ from ..guarded import DEEP_MESSAGE
 from ..governance.statuses import ParserState, SqlStatus
 from .budget import ReadingBudget, default_jobs  # noqa: F401 - re-exported
 
+# The early workers' configuration in the sync's environment directory (``_Worker.write``): a
+# writer's temporary file by its name (``.tmp-``), which ``index check``/``repair`` know.
+READING_FILE = ".tmp-reading.pickle"
 _WORD = re.compile(r"[^\W\d][\w$]*", re.UNICODE)
 # Statements a worker takes at a time when many are ready.  Every chunk costs this process a
 # submission, a wake-up of the executor's threads, a future and a wait; at 8 a 100,000-asset pass
@@ -104,8 +107,11 @@ def statements_of(env, ids: dict[str, str]) -> list[tuple[str, str | None, str |
 def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, jobs: int,
               budget: ReadingBudget = ReadingBudget(), functions=None,
               progress: Callable[[int, int], None] | None = None,
-              start_pool: Callable | None = None) -> PassResult:
-    """Read the statements of ``env`` that ``previous`` (the ledger) does not hold."""
+              start_pool: Callable | None = None, scratch: str | os.PathLike | None = None) -> PassResult:
+    """Read the statements of ``env`` that ``previous`` (the ledger) does not hold.
+
+    ``scratch``: a directory only this pass writes in (the sync's environment directory, under
+    its write lock), where early workers read their configuration (``_Worker.write``)."""
     statements = statements_of(env, ids)
     declared = {d.full_name: tuple((c.name, c.type) for c in d.columns) or None for d in (*env.tables, *env.views)}
     writers: dict[str, list[int]] = {}
@@ -248,7 +254,7 @@ def read_pass(env, ids: dict[str, str], previous: dict[str, StatementRead], *, j
             # own from a file, read once, instead of sharing the whole loaded project.
             _Worker.configure(ids, declared, functions, budget, build=not early)
             if early:
-                pool.source = _Worker.write(ids, declared, functions, budget)
+                pool.source = _Worker.write(ids, declared, functions, budget, scratch)
         except Exception:  # noqa: BLE001 - a parser that cannot start: nothing new is read
             result.parser = ParserState.NO_PARSER
             return result
@@ -413,13 +419,30 @@ class _Worker:
             cls._reader()
 
     @classmethod
-    def write(cls, ids, declared, functions, budget) -> str:
+    def write(cls, ids, declared, functions, budget, directory: str | os.PathLike | None = None) -> str:
         """The configuration, for workers forked before it was known (``EarlyPool``): a file they
         each read once (``load``); removed when the pool closes.  Workers forked from now on
-        inherit it, and know it is the same."""
+        inherit it, and know it is the same.
+
+        In ``directory`` (the sync's environment directory) it has one fixed name, ``READING_FILE``:
+        a sync killed before its pool closed (SIGKILL, a power cut) leaves it there, and the next
+        sync of the environment writes over it (``index check`` lists it as a writer's temporary
+        file, ``index repair`` removes it) — in the system's temporary directory it stayed forever.
+        Without ``directory``, a new temporary file."""
         import pickle
         import tempfile
 
+        if directory is not None:
+            path = os.path.join(os.fspath(directory), READING_FILE)
+            try:
+                os.unlink(path)  # one a killed sync left
+            except FileNotFoundError:
+                pass
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(descriptor, "wb") as file:
+                pickle.dump((tuple(ids), declared, functions, budget), file, protocol=pickle.HIGHEST_PROTOCOL)
+            cls.source = path
+            return path
         with tempfile.NamedTemporaryFile("wb", prefix="prism-lineage-reading-", suffix=".pickle",
                                          delete=False) as file:
             pickle.dump((tuple(ids), declared, functions, budget), file, protocol=pickle.HIGHEST_PROTOCOL)

@@ -480,6 +480,91 @@ def _store_rebuilt(root: Path, committed: list[int]) -> bool:
         return True
 
 
+class _ForkedStoreFile:
+    """A forked child writing one temporary store file beside the store (``StoreWriter.aside``),
+    which the sync waits for, uses, or stops: what ``_StoreAside`` and ``_EngineAhead`` share.
+
+    The child inherits what it writes from (no copy, no pickling) and ends with ``os._exit``
+    (``_in_child``).  A child that failed, was stopped, or whose file is not used leaves nothing:
+    its file is removed with what SQLite keeps beside it (``_remove_store_file``)."""
+
+    def __init__(self, pid: int, path: str):
+        self.pid: int | None = pid
+        self.path = path
+
+    @classmethod
+    def fork(cls, root: Path, child) -> _ForkedStoreFile | None:
+        """A child running ``child(path)`` (which never returns) on a new empty file beside the
+        store; None when there is no child (none may be forked here, or none could be: no process
+        left, no file), nothing left then.  Ctrl-C while forking is raised, nothing left."""
+        import os
+
+        if not _may_fork():
+            return None
+        path = None
+        try:
+            path = StoreWriter(root).aside()
+            pid = os.fork()
+        except BaseException as error:
+            if path is not None:
+                _remove_store_file(path)
+            if not isinstance(error, Exception):
+                raise  # Ctrl-C
+            return None
+        if pid == 0:
+            child(path)
+        return cls(pid, path)
+
+    def wait(self) -> bool:
+        """Wait for the child: whether it wrote its file (exit status 0).  Ctrl-C while waiting
+        stops it (its file removed) and is raised."""
+        import os
+
+        try:
+            _, status = os.waitpid(self.pid, 0)
+            written = os.waitstatus_to_exitcode(status) == 0
+        except ChildProcessError:
+            written = False
+        except BaseException:
+            self.stop()
+            raise
+        self.pid = None
+        return written
+
+    def stop(self) -> None:
+        """The child killed (if it runs) and reaped, its file removed."""
+        import os
+        import signal
+
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (OSError, ChildProcessError):
+                pass
+            self.pid = None
+        _remove_store_file(self.path)
+
+
+def _in_child(write) -> None:
+    """What a forked child runs: ``write()``, then ``os._exit`` (none of the parent's cleanup,
+    buffers or handlers run here) — exit status 0 when it returned, 1 when it raised anything
+    (the parent then writes what the child would have)."""
+    import os
+    import signal
+
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this child
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        write()
+        code = 0
+    except BaseException:  # noqa: BLE001 - the parent writes it itself
+        code = 1
+    finally:
+        os._exit(code)
+
+
 # Whether a rebuilt store is written by a child process while this one writes the epoch
 # (``_StoreAside``); tests turn it off to compare.
 STORE_ASIDE = True
@@ -491,54 +576,37 @@ class _StoreAside:
     The two are independent (the epoch's Parquet files, the store's SQLite file) and each is
     about a second of CPU at 10,000 assets; with the reading workers done, the sync's own
     process was the only one running, on one of the cores.  The child inherits the finished
-    lineage (no copy, no pickling), writes the store into a temporary file beside it, then what
-    the sync writes after the store (``after_store``: the engine's state and the files'
-    fingerprint), and exits.  The epoch's number is reserved first, so the store's ``meta``
-    names it.  The store is published (renamed into place) only after the epoch is committed
-    and healed, as before, so no reader sees a store ahead of the index; a child that failed
-    leaves nothing, and the store is rebuilt here as before."""
+    lineage, writes the store into a temporary file beside it, then what the sync writes after
+    the store (``after_store``: the engine's state and the files' fingerprint), and exits.  The
+    epoch's number is reserved first, so the store's ``meta`` names it.  The store is published
+    (renamed into place) only after the epoch is committed and healed, as before, so no reader
+    sees a store ahead of the index; a child that failed leaves nothing, and the store is
+    rebuilt here as before."""
 
-    def __init__(self, root: Path, epoch: int, pid: int, temporary: str):
-        self.root, self.epoch, self.pid, self.temporary = root, epoch, pid, temporary
+    def __init__(self, root: Path, epoch: int, child: _ForkedStoreFile):
+        self.root, self.epoch, self.child = root, epoch, child
+        self.pid, self.temporary = child.pid, child.path
 
     @classmethod
     def start(cls, root: Path, index, lineage, meta: dict, credentials: dict, summary: SyncSummary,
               after_store) -> _StoreAside | None:
-        import os
-
-        if not STORE_ASIDE or not hasattr(os, "fork") or not _alone():
+        if not STORE_ASIDE or not _may_fork():
             return None
         epoch = index.reserve()
-        temporary = None
+        meta["epoch"] = str(epoch)
+        child = None
         try:
-            meta["epoch"] = str(epoch)
-            temporary = StoreWriter(root).aside()
-            pid = os.fork()
-        except BaseException as error:
-            index.release(epoch)
-            if temporary is not None:
-                _remove_store_file(temporary)
-            meta["epoch"] = None
-            if not isinstance(error, Exception):
-                raise  # Ctrl-C
-            return None  # no child (no process left?): the store is written here, after the epoch
-        if pid == 0:
-            _store_in_child(root, lineage, dict(meta), credentials, temporary, summary, after_store)
-        return cls(root, epoch, pid, temporary)
+            child = _ForkedStoreFile.fork(root, lambda temporary: _store_in_child(
+                root, lineage, dict(meta), credentials, temporary, summary, after_store))
+        finally:
+            if child is None:  # no child (no process left?): the store is written here, after the epoch
+                index.release(epoch)
+                meta["epoch"] = None
+        return cls(root, epoch, child) if child is not None else None
 
     def finish(self) -> bool:
         """Wait for the child; publish its store.  False when it failed (nothing is left)."""
-        import os
-
-        try:
-            _, status = os.waitpid(self.pid, 0)
-            built = os.waitstatus_to_exitcode(status) == 0
-        except ChildProcessError:
-            built = False
-        except BaseException:  # Ctrl-C while waiting: the child is stopped, its file removed
-            self.stop()
-            raise
-        if not built:
+        if not self.child.wait():
             _remove_store_file(self.temporary)
             return False
         StoreWriter(self.root).publish(self.temporary)
@@ -550,15 +618,20 @@ class _StoreAside:
         index.release(self.epoch)
 
     def stop(self) -> None:
-        import os
-        import signal
+        self.child.stop()
 
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-        except (OSError, ChildProcessError):
-            pass
-        _remove_store_file(self.temporary)
+
+def _store_in_child(root: Path, lineage, meta: dict, credentials: dict, temporary: str, summary: SyncSummary,
+                    after_store) -> None:
+    """The forked child of ``_StoreAside``: never returns; exit status 0 when the store is
+    written."""
+
+    def write() -> None:
+        StoreWriter(root).build_aside(lineage, meta, credentials, temporary)
+        if after_store is not None:
+            after_store(temporary, summary)
+
+    _in_child(write)
 
 
 # Whether the engine's state is written by a child while the rollup runs (``_EngineAhead``);
@@ -591,70 +664,40 @@ class _EngineAhead:
     it as before.  No child when other threads run (``_alone``); the file is removed at the end
     of the sync, whatever happened (``discard``)."""
 
-    def __init__(self, pid: int, path: str, ledger: dict):
-        self.pid: int | None = pid
-        self.path = path
+    def __init__(self, child: _ForkedStoreFile, ledger: dict):
+        self.child = child
+        self.path = child.path
         self.ledger = ledger
         self.written = False
 
+    @property
+    def pid(self) -> int | None:
+        return self.child.pid
+
     @classmethod
     def start(cls, root: Path, write, ledger: dict) -> _EngineAhead | None:
-        import os
-
-        if not (ENGINE_AHEAD and STORE_ASIDE) or not hasattr(os, "fork") or not _alone():
+        if not (ENGINE_AHEAD and STORE_ASIDE):
             return None
-        path = None
-        try:
-            path = StoreWriter(root).aside()
-            pid = os.fork()
-        except BaseException as error:
-            if path is not None:
-                _remove_store_file(path)
-            if not isinstance(error, Exception):
-                raise  # Ctrl-C
-            return None
-        if pid == 0:
-            _engine_in_child(path, write, ledger)
-        return cls(pid, path, ledger)
+        child = _ForkedStoreFile.fork(root, lambda path: _engine_in_child(path, write, ledger))
+        return cls(child, ledger) if child is not None else None
 
     def finish(self, ledger: dict) -> str | None:
         """Wait for the child; its file when it wrote it from the reads ``ledger`` holds."""
-        import os
-
-        try:
-            _, status = os.waitpid(self.pid, 0)
-            self.written = os.waitstatus_to_exitcode(status) == 0
-        except ChildProcessError:
-            self.written = False
-        self.pid = None
+        self.written = self.child.wait()
         same = len(ledger) == len(self.ledger) and all(self.ledger.get(key) is read for key, read in ledger.items())
         return self.path if self.written and same else None
 
     def discard(self) -> None:
-        import os
-        import signal
-
-        if self.pid is not None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-                os.waitpid(self.pid, 0)
-            except (OSError, ChildProcessError):
-                pass
-            self.pid = None
-        _remove_store_file(self.path)
+        self.child.stop()
 
 
 def _engine_in_child(path: str, write, ledger: dict) -> None:
-    """The forked child of ``_EngineAhead``: never returns (``os._exit``); exit status 0 when the
-    engine's state is written into ``path``."""
-    import os
-    import signal
-    import sqlite3
+    """The forked child of ``_EngineAhead``: never returns; exit status 0 when the engine's state
+    is written into ``path``."""
 
-    code = 1
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this child
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    def state() -> None:
+        import sqlite3
+
         from .store import _SCHEMA_TABLES
 
         connection = sqlite3.connect(path)
@@ -664,11 +707,8 @@ def _engine_in_child(path: str, write, ledger: dict) -> None:
         finally:
             connection.close()
         write(path, ledger)
-        code = 0
-    except BaseException:  # noqa: BLE001 - the store's child writes the state itself
-        code = 1
-    finally:
-        os._exit(code)
+
+    _in_child(state)
 
 
 def _remove_store_file(path: str) -> None:
@@ -677,6 +717,12 @@ def _remove_store_file(path: str) -> None:
     in WAL mode) next to the file."""
     for suffix in ("", "-journal", "-wal", "-shm"):
         Path(path + suffix).unlink(missing_ok=True)
+
+
+def _may_fork() -> bool:
+    import os
+
+    return hasattr(os, "fork") and _alone()
 
 
 def _alone() -> bool:
@@ -688,27 +734,6 @@ def _alone() -> bool:
 
     return threading.current_thread() is threading.main_thread() and all(
         t is threading.main_thread() or t.name == "prism-lineage-deep" for t in threading.enumerate())
-
-
-def _store_in_child(root: Path, lineage, meta: dict, credentials: dict, temporary: str, summary: SyncSummary,
-                    after_store) -> None:
-    """The forked child of ``_StoreAside``: never returns (``os._exit``: none of the parent's
-    cleanup, buffers or handlers run here); exit status 0 when the store is written."""
-    import os
-    import signal
-
-    code = 1
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this child
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        StoreWriter(root).build_aside(lineage, meta, credentials, temporary)
-        if after_store is not None:
-            after_store(temporary, summary)
-        code = 0
-    except BaseException:  # noqa: BLE001 - the parent writes the store itself
-        code = 1
-    finally:
-        os._exit(code)
 
 
 def _read_new_statements(project, env, previous, root: Path, options: _Options, summary: SyncSummary,
@@ -730,7 +755,7 @@ def _read_new_statements(project, env, previous, root: Path, options: _Options, 
     if before_pass is not None and _anything_to_read(env, ids, ledger):
         before_pass(ledger)
     passed = read_pass(env, ids, ledger, jobs=options.jobs, budget=options.budget,
-                       progress=options.progress, start_pool=options.start_pool)
+                       progress=options.progress, start_pool=options.start_pool, scratch=root)
     summary.workers = passed.workers
     summary.interrupted = passed.interrupted
     summary.parser = passed.parser.value

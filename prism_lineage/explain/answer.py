@@ -59,8 +59,11 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
     # derived table whose named columns were resolved) does not concern the answer: an output
     # that depends on it carries a non-exact source and its own entry.
     outputs_named = _output_names(statement) if statement.uncertain else None
+    unless_said = []
     for item in statement.uncertain:
-        if item.field is None or outputs_named is None or item.field in outputs_named:
+        if item.unless_said:
+            unless_said.append(item.reason)
+        elif item.field is None or outputs_named is None or item.field in outputs_named:
             note(item.field, item.reason, derived=False)
 
     if root is not None:
@@ -89,6 +92,11 @@ def answer_statement(statement: Statement, graph: LineageGraph) -> StatementAnsw
         rows, notes = _render([(relationship, column, found) for (column, relationship), found in indirect.items()])
         for reason in notes:
             note(None, reason)
+    if unless_said:
+        said = {reason for _, reason in seen_uncertain}
+        for reason in unless_said:
+            if reason not in said:
+                note(None, reason, derived=False)
     return StatementAnswer.model_construct(
         index=statement.index, kind=statement.kind, target=statement.target, reads=tables_read(statement, graph.summaries),
         writes=[statement.target] if statement.target is not None else [], fields=fields, uncertain=uncertain,

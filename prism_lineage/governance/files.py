@@ -253,9 +253,19 @@ class _Loader(_BASE_LOADER):  # type: ignore[misc,valid-type]
         if not self.yaml_path_resolvers:
             if kind is yaml.ScalarNode:
                 if implicit[0]:
-                    for tag, pattern in _IMPLICIT.get(value[:1], _WILDCARD):
+                    # A plain scalar's tag depends on its text only: a project repeats the same
+                    # words (keys, owners, namespaces), each resolved once.
+                    tag = _RESOLVED.get(value)
+                    if tag is not None:
+                        return tag
+                    tag = self.DEFAULT_SCALAR_TAG
+                    for found, pattern in _IMPLICIT.get(value[:1], _WILDCARD):
                         if pattern.match(value):
-                            return tag
+                            tag = found
+                            break
+                    if len(value) <= 64 and len(_RESOLVED) < _RESOLVED_LIMIT:  # not a query's text
+                        _RESOLVED[value] = tag
+                    return tag
                 return self.DEFAULT_SCALAR_TAG
             if kind is yaml.MappingNode:  # BaseResolver's answers without path resolvers
                 return self.DEFAULT_MAPPING_TAG
@@ -275,6 +285,8 @@ class _PlainLoader(_Loader):
     ascend_resolver = tuple  # called with no argument
 
 
+_RESOLVED: dict[str, str] = {}  # a short plain scalar's text -> its tag (``_Loader.resolve``)
+_RESOLVED_LIMIT = 50_000
 _WILDCARD = tuple(_Loader.yaml_implicit_resolvers.get(None, ()))
 _IMPLICIT = {first: (*found, *_WILDCARD) for first, found in _Loader.yaml_implicit_resolvers.items()
              if first is not None}
@@ -292,28 +304,42 @@ class _Unusual(Exception):
 def _plain_document(text: str) -> Any:
     """The document of ``text`` as ``yaml.load(text, Loader=_Loader)`` makes it, built from
     libyaml's node tree directly; ``_Unusual`` for anything but plain mappings, sequences and
-    scalars with distinct hashable keys (tags, merge keys, a repeated key, a recursive alias):
-    the caller then loads it with ``_Loader``, whose result — or error — is the reference.
+    scalars with distinct hashable keys (tags, merge keys, a repeated key, a recursive alias)
+    nesting at most ``MAX_NESTING`` levels: the caller then loads it with ``_Loader``, whose
+    result — or error — is the reference.
 
     PyYAML's constructor is Python: a generator per mapping, a call per node through
     ``construct_object``'s bookkeeping, every key constructed twice by the duplicate check — most of
     the time of loading a project of 100,000 small files.  Strings, the most common scalar, are
     the node's own value; other scalars (numbers, booleans, null, dates) go through PyYAML's own
     constructors, so they are what it makes of them."""
+    return _plain(text)[0]
+
+
+def _plain(text: str) -> tuple[Any, bool]:
+    """``_plain_document``, and whether its nesting is checked: every list and mapping was built
+    at its own depth, within ``MAX_NESTING`` — unless one was met again through an alias (it may
+    then stand deeper there), which ``check_nesting`` must still walk."""
     loader = _PlainLoader(text)
     try:
         if loader.yaml_path_resolvers:
             raise _Unusual  # someone added path resolvers to PyYAML's classes: its own path
         node = loader.get_single_node()
         if node is None:
-            return None
-        return _built(node, {}, set(), loader.construct_object)
+            return None, True
+        built: dict[int, Any] = {}
+        document = _built(node, built, set(), loader.construct_object, 1)
+        return document, _ALIASED not in built
     finally:
         loader.dispose()
 
 
-def _built(node, built: dict[int, Any], building: set[int], construct) -> Any:
-    """``node``'s value (see ``_plain_document``).  A plain recursive function, not a closure: a
+_ALIASED = 0  # a key of ``_built``'s ``built`` (never an object's id): a list or mapping was met twice
+
+
+def _built(node, built: dict[int, Any], building: set[int], construct, depth: int) -> Any:
+    """``node``'s value (see ``_plain_document``), ``node`` being at ``depth`` (the document's
+    top is at 1, as ``check_nesting`` counts).  A plain recursive function, not a closure: a
     closure calling itself is a reference cycle holding the document's whole node tree, which a
     sync (the cyclic collector paused) would keep to its end."""
     kind = node.__class__
@@ -324,10 +350,14 @@ def _built(node, built: dict[int, Any], building: set[int], construct) -> Any:
     key = id(node)
     found = built.get(key)
     if found is not None:
+        built[_ALIASED] = True
         return found
     if key in building:
         raise _Unusual  # an alias of a node that holds it
+    if depth > MAX_NESTING:
+        raise _Unusual  # ``_Loader``'s document, refused by ``check_nesting``
     building.add(key)
+    depth += 1
     if kind is yaml.MappingNode:
         if node.tag != _MAP:
             raise _Unusual
@@ -335,7 +365,7 @@ def _built(node, built: dict[int, Any], building: set[int], construct) -> Any:
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise _Unusual
-            name = _built(key_node, built, building, construct)
+            name = _built(key_node, built, building, construct, depth)
             if name.__class__ is not str:
                 try:
                     hash(name)
@@ -343,9 +373,9 @@ def _built(node, built: dict[int, Any], building: set[int], construct) -> Any:
                     raise _Unusual from None
             if name in value:
                 raise _Unusual  # said twice: ``_Loader`` names both lines
-            value[name] = _built(value_node, built, building, construct)
+            value[name] = _built(value_node, built, building, construct, depth)
     elif kind is yaml.SequenceNode and node.tag == _SEQ:
-        value = [_built(item, built, building, construct) for item in node.value]
+        value = [_built(item, built, building, construct, depth) for item in node.value]
     else:
         raise _Unusual
     building.discard(key)
@@ -366,10 +396,10 @@ def load_yaml_text(root: Path, relative: str) -> tuple[str, Any]:
     try:
         with _bounded_recursion():
             try:
-                document = _plain_document(text)
+                document, checked = _plain(text)
             except Exception:  # noqa: BLE001 - anything unusual, an error included: PyYAML's own
                 # constructor decides, so the document or the refusal is exactly what it says.
-                document = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+                document, checked = yaml.load(text, Loader=_Loader), False  # noqa: S506 - a safe loader
     except _DuplicateKey as duplicate:
         raise ProjectError(f"{shown}: key '{printable(str(duplicate.key))}' is given twice, at lines "
                            f"{duplicate.first} and {duplicate.second}") from None
@@ -380,7 +410,8 @@ def load_yaml_text(root: Path, relative: str) -> tuple[str, Any]:
         raise ProjectError(f"{shown} is not valid YAML{where}: {printable(problem)}") from None
     except RecursionError:
         raise ProjectError(f"{shown} nests more deeply than {MAX_NESTING} levels: refused") from None
-    check_nesting(document, relative)
+    if not checked:  # a document ``_plain`` built is within the bound, unless it re-used a part
+        check_nesting(document, relative)
     return text, document
 
 

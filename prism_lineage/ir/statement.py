@@ -16,11 +16,15 @@ class Uncertainty:
     """Something the frontend could not determine, said explicitly.
 
     ``field`` names the affected output field (``None``: the whole statement).
+    ``unless_said``: shown only when no output's sources carry the same reason already (an
+    operator read not exactly says so on the edges through it; where none of them reaches a
+    base column — it reads constants — nothing else would say it).
     """
 
     reason: str
     field: str | None = None
     origin: Origin | None = None
+    unless_said: bool = False
 
 
 @quick_init

@@ -50,6 +50,20 @@ def _breaks(path: str | None, transformation: Transformation) -> bool:
     return path is not None and transformation in _BREAKS_PATHS
 
 
+# A way's transformation is its strongest hop, and generator, window and aggregate rank above
+# expression: ``{'x': MAX(a), 'y': MAX(b)}`` is an aggregate of ``a`` and of ``b``, yet a part
+# read of it (``.x``) has no such part in them.  Such ways are remembered per answer (the
+# columns of ``_computed[id(answer)]``) and break a part read as an expression does (field
+# trial 74: ``t.b`` was listed, exact, as a source of ``.x``).  Per transformation of one hop:
+# the other hop's transformations that hide a break when the two meet.
+_HIDDEN_BREAK = {
+    Transformation.EXPRESSION: frozenset({Transformation.GENERATOR, Transformation.WINDOW, Transformation.AGGREGATE}),
+    Transformation.GENERATOR: frozenset({Transformation.EXPRESSION}),
+    Transformation.WINDOW: frozenset({Transformation.EXPRESSION}),
+    Transformation.AGGREGATE: frozenset({Transformation.EXPRESSION}),
+}
+
+
 def _part_of_computed(path: str, found: Found) -> Found:
     """A part read of a computed value depends on some of its inputs, and which is not known
     here (``struct(a, b).b`` reads ``b`` only): every input is a source, conservatively, never
@@ -100,7 +114,7 @@ class EndToEnd:
     """Answers ``value_sources(target)`` and ``indirect_sources(target)`` for one plan."""
 
     __slots__ = ("_inputs", "_values", "_indirect", "_active_values", "_active_indirect", "_cyclic", "_previous",
-                 "_known")
+                 "_known", "_computed")
 
     def __init__(self, edges: "Sequence[Edge | EdgeFields]", links: list[Link],
                  known: "tuple[dict[str, ValueSources], dict[str, IndirectSources]] | None" = None):
@@ -144,6 +158,13 @@ class EndToEnd:
         self._active_indirect: set[str] = set()
         self._cyclic = False
         self._previous: tuple[dict, dict] | None = None
+        # id(value answer) -> (that answer, its columns reached through a computed hop that a
+        # stronger one hides: see ``_HIDDEN_BREAK``).  The answer is kept to tell a reused id.
+        self._computed: dict[int, tuple[ValueSources, set[str]]] = {}
+
+    def _computed_in(self, sources: ValueSources) -> set[str] | None:
+        entry = self._computed.get(id(sources))
+        return entry[1] if entry is not None and entry[0] is sources else None
 
     # --- public ----------------------------------------------------------------------------
 
@@ -222,15 +243,19 @@ class EndToEnd:
                 return result
         active.add(target)
         result = {}
+        computed: set[str] | None = None  # columns reached through a hidden computed hop
         for edge in edges:
             path = edge.path
+            sources = self.value_sources(edge.source)
+            hidden = self._computed_in(sources) if self._computed else None
+            hides = _HIDDEN_BREAK.get(edge.transformation)
             if path is None:
                 # The loop below for a whole-value edge (no path: no star named, nothing broken,
                 # the column as it is; ``_merge`` inlined where the column is new): every value
                 # edge of the plan with more than a pass-through.
                 e_transformation, e_confidence, e_reason = edge.transformation, edge.confidence, edge.reason
                 get = result.get
-                for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
+                for column, (transformation, confidence, reason) in sources.items():
                     found = (transformation if transformation is e_transformation
                              else strongest(transformation, e_transformation),
                              confidence if confidence is e_confidence else weakest(confidence, e_confidence),
@@ -239,22 +264,36 @@ class EndToEnd:
                         result[column] = found
                     else:
                         _merge(result, column, found)
+                    if (hides is not None and transformation in hides) or (hidden is not None and column in hidden):
+                        if computed is None:
+                            computed = set()
+                        computed.add(column)
                 continue
             # Paired with a part not known (a set operation by position): that pairing is
             # the reason to give, before the source's own.
             pairing = edge.path == UNKNOWN_PART
-            for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
+            for column, (transformation, confidence, reason) in sources.items():
                 if names_a_star(column, edge.path):
                     confidence, reason = _EXACT, None
                 found = (strongest(transformation, edge.transformation),
                          weakest(confidence, edge.confidence),
                          (edge.reason or reason) if pairing else (reason or edge.reason))
-                if _breaks(edge.path, transformation):
+                if _breaks(edge.path, transformation) or (hidden is not None and column in hidden):
                     _merge(result, column, _part_of_computed(edge.path, found))
+                    if hidden is not None and column in hidden:
+                        if computed is None:
+                            computed = set()
+                        computed.add(column)
                 else:
                     _merge(result, extend(column, edge.path), found)
+                    if hides is not None and transformation in hides:
+                        if computed is None:
+                            computed = set()
+                        computed.add(extend(column, edge.path))
         active.discard(target)
         self._values[target] = result
+        if computed is not None:
+            self._computed[id(result)] = (result, computed)
         return result
 
     # --- indirect sources ----------------------------------------------------------------
@@ -351,12 +390,14 @@ class EndToEnd:
                         else:
                             _merge(result, key, found)
                     continue
-                for column, (transformation, confidence, reason) in self.value_sources(edge.source).items():
+                sources = self.value_sources(edge.source)
+                hidden = self._computed_in(sources) if self._computed else None
+                for column, (transformation, confidence, reason) in sources.items():
                     if names_a_star(column, edge.path):
                         confidence, reason = _EXACT, None
                     found = (strongest(edge.transformation, transformation) if by_value else edge.transformation,
                              weakest(confidence, edge.confidence), reason or edge.reason)
-                    if _breaks(edge.path, transformation):
+                    if _breaks(edge.path, transformation) or (hidden is not None and column in hidden):
                         _merge(result, (column, kind), _part_of_computed(edge.path, found))
                     else:
                         _merge(result, (extend(column, edge.path), kind), found)

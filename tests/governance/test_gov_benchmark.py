@@ -27,3 +27,16 @@ def test_control_plane_mode_reads_every_statement_then_none_then_one():
     assert figures["one_statement_changed_sync"]["statements_read"] == 1
     assert figures["api_in_process"]["answers_each"] == figures["cli_whole_process"]["answers_each"] == 3
     assert figures["baseline_sqlglot_parse_qualify"]["failed"] == 0
+
+
+def test_pairs_alternate_their_order_and_give_the_median_of_their_ratios():
+    figures = run_control_plane(200, seed=4, samples=2, jobs=("2",), baseline_sample=30, cli_answers=False,
+                                pairs=3)
+    pairs = figures["pairs"]
+    assert [p["order"] for p in pairs["pairs"]] == ["sync, baseline", "baseline, sync", "sync, baseline"]
+    ratios = sorted(p["wall_over_baseline_per_core"] for p in pairs["pairs"])
+    assert all(r > 0 for r in ratios)
+    assert pairs["median_wall_over_baseline_per_core"] == ratios[1]
+    assert (pairs["min"], pairs["max"]) == (ratios[0], ratios[-1])
+    for pair in pairs["pairs"]:
+        assert pair["sync_wall_s"] > 0 and pair["baseline_cpu_s"] > 0

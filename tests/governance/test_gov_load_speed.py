@@ -368,3 +368,23 @@ def test_a_caller_that_keeps_the_collector_off_collects_while_the_rollup_reads(m
         assert not gc.isenabled()
     finally:
         (gc.enable if enabled else gc.disable)()
+
+
+@pytest.mark.parametrize(("text", "refused"), [
+    ("a: " + "[" * 199 + "]" * 199 + "\n", False),  # 200 levels: the bound
+    ("a: " + "[" * 200 + "]" * 200 + "\n", True),
+    ("- " + "{k: " * 200 + "v" + "}" * 200 + "\n", True),
+    # A part met again through an alias stands deeper there than where it was built.
+    ("x: &d " + "[" * 150 + "]" * 150 + "\ny: " + "[" * 60 + "*d" + "]" * 60 + "\n", True),
+    ("x: &d " + "[" * 100 + "]" * 100 + "\ny: " + "[" * 60 + "*d" + "]" * 60 + "\n", False),
+])
+def test_the_nesting_bound_holds_on_the_fast_path_and_through_aliases(tmp_path, text, refused):
+    """``load_yaml`` refuses a document nesting deeper than ``MAX_NESTING`` whichever way it was
+    built: the fast path checks depth as it builds, and walks the document only when an alias
+    re-used a part of it."""
+    (tmp_path / "d.yaml").write_text(text)
+    if refused:
+        with pytest.raises(ProjectError, match="nests more deeply than 200 levels"):
+            files.load_yaml(tmp_path, "d.yaml")
+    else:
+        assert files.load_yaml(tmp_path, "d.yaml") == yaml.load(text, Loader=files._Loader)  # noqa: S506

@@ -138,3 +138,7 @@ class LoweringContext:
 
     def uncertain_about(self, reason: str, field_name: str | None = None, origin: Origin | None = None) -> None:
         self.uncertain.append(Uncertainty(reason, field_name, origin))
+
+    def uncertain_unless_said(self, reason: str, origin: Origin | None = None) -> None:
+        """``reason`` for the statement, unless the answer's sources already carry it."""
+        self.uncertain.append(Uncertainty(reason, None, origin, True))

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from ...errors import InvalidStatementError, ResolutionError, UnknownColumnError, UnknownTableError
+from ...errors import InvalidStatementError, PrismError, ResolutionError, UnknownColumnError, UnknownTableError
 from ...ir import (
     AggregateCall,
     Call,
@@ -38,7 +38,9 @@ from ...ir import (
     WindowFrame,
     selected_by,
 )
+from ...ir import CandidateRef, OuterRef
 from ...ir import types as T
+from ...ir.expressions import iter_tree
 from . import generators, lookups, nested, routines, semi_structured, stars
 from .positional import lower_positional, position_of
 from .variables import read_variable, variable_name
@@ -571,7 +573,7 @@ class ExpressionLowerer:
             if isinstance(query, exp.Query):
                 kind = SubqueryKind.ANY if isinstance(right, exp.Any) else SubqueryKind.ALL
                 needle = self.lower(node.this, mode)
-                return self._subquery(kind, query, node, needle=needle, operator=node.key)
+                return self._subquery(kind, query, node, needle=needle, operator=node.key, mode=mode)
         operands = self._chain(node, mode) if isinstance(node, _CHAINED) else [node.this, right]
         args = [self.lower(operand, mode) for operand in operands]
         if isinstance(node, _BOOLEAN_OPERATORS):
@@ -615,6 +617,10 @@ class ExpressionLowerer:
             inlined = routines.call(self, node, mode)  # a function the script defined
             if inlined is not None:
                 return inlined
+            if node.name.lower() == "row" and _dialect_name(self.ctx) in _ROW_CONSTRUCTOR_DIALECTS:
+                # ``ROW(a, b)`` is ``(a, b)`` (DuckDB, Postgres): a row of its values, compared
+                # column by column with a subquery's (``ROW(0, 0) < ANY (SELECT x, y …)``).
+                return replace(self._call("tuple", self._args(node, mode), node), known=True)
         if lookups.is_dictionary_lookup(node, self.ctx):
             return lookups.dictionary_lookup(self, node, mode)
         args, params = self._named_args(node, mode)
@@ -650,17 +656,17 @@ class ExpressionLowerer:
         if query is not None:
             inner = query.this if isinstance(query, exp.Subquery) else query
             needle = self.lower(node.this, mode)
-            return self._subquery(SubqueryKind.IN, inner, node, needle=needle)
+            return self._subquery(SubqueryKind.IN, inner, node, needle=needle, mode=mode)
         args = self._args(node, mode)
         return self._call("in", args, node, T.BOOLEAN)
 
     def exists(self, node: exp.Exists, mode: Mode) -> Expr:
         query = node.this.this if isinstance(node.this, exp.Subquery) else node.this
-        return self._subquery(SubqueryKind.EXISTS, query, node)
+        return self._subquery(SubqueryKind.EXISTS, query, node, mode=mode)
 
     def scalar_subquery(self, node: exp.Expression, mode: Mode) -> Expr:
         query = node.this if isinstance(node, exp.Subquery) else node
-        return self._subquery(SubqueryKind.SCALAR, query, node)
+        return self._subquery(SubqueryKind.SCALAR, query, node, mode=mode)
 
     def _subquery(
         self,
@@ -670,8 +676,15 @@ class ExpressionLowerer:
         *,
         needle: Expr | None = None,
         operator: str | None = None,
+        mode: Mode | None = None,
     ) -> Expr:
-        relation = self.state.lower_subquery(query)
+        scope = self.state.scope
+        allowed = scope.aggregates_allowed
+        scope.aggregates_allowed = mode is Mode.GROUPS and self.state.aggregate is not None
+        try:
+            relation = self.state.lower_subquery(query)
+        finally:
+            scope.aggregates_allowed = allowed
         if kind is SubqueryKind.SCALAR and len(relation.fields) != 1:
             raise InvalidStatementError(
                 f"a scalar subquery must return one column, this one returns {len(relation.fields)}",
@@ -685,11 +698,42 @@ class ExpressionLowerer:
 
     def aggregate(self, node: exp.Expression, mode: Mode, *, filter_: exp.Expression | None = None) -> Expr:
         if mode is Mode.ROWS or self.state.aggregate is None:
+            outer = self._outer_aggregate(node, filter_)
+            if isinstance(outer, AggregateCall):
+                return outer
             raise InvalidStatementError(
-                f"aggregate function {function_name(node).upper()} is not allowed here",
+                f"aggregate function {function_name(node).upper()} is not allowed here" + (
+                    ": it reads only the enclosing query's columns, so it is an aggregate of that query, and that "
+                    "query is not grouped (or it stands in its WHERE, ON or GROUP BY); not read" if outer else ""),
                 origin=self.ctx.origin(node),
             )
         return self.state.aggregate.measure(node, self, filter_=filter_)
+
+    def _outer_aggregate(self, node: exp.Expression, filter_: exp.Expression | None) -> AggregateCall | bool:
+        """An aggregate in a subquery that reads only the enclosing query's columns is an
+        aggregate of the enclosing query (SQL's rule, DuckDB's and Postgres'): ``EXISTS (SELECT
+        … WHERE i > MIN(t1.i))`` compares with the minimum of the outer group's ``t1.i``.  Its
+        value depends on those columns as an aggregate does; it is read in place (the outer
+        reference is to the columns before grouping, as every outer reference is) — only where
+        the enclosing query is grouped and may hold an aggregate there.  Else ``True`` when it
+        reads only outer columns (the enclosing query would become an aggregate query: not read),
+        ``False`` when it reads a column of its own query, nothing, or a subquery."""
+        outer_scope = self.state.scope.outer
+        if outer_scope is None:
+            return False
+        try:
+            call = self.aggregate_call(node, filter_=filter_, mode=Mode.ROWS)
+        except PrismError:
+            return False
+        outer = False
+        for part in iter_tree(call):
+            if type(part) is OuterRef:
+                outer = True
+            elif isinstance(part, (FieldRef, CandidateRef, Subquery)):
+                return False
+        if outer and outer_scope.aggregates_allowed:
+            return call
+        return outer
 
     def aggregate_call(self, node: exp.Expression, *, filter_: exp.Expression | None, mode: Mode) -> AggregateCall:
         """The IR call for an aggregate function node, arguments lowered in ``mode``."""
@@ -1002,6 +1046,8 @@ def _result_type(node: exp.Expression, args: list[Expr], ctx=None) -> T.DataType
         return args[0].type if args else None
     if isinstance(node, (exp.Extract, exp.Length)):
         return "INT"
+    if isinstance(node, exp.Array) and args and ctx is not None:
+        return nested.constructed_list_type(args, ctx)
     return None
 
 
@@ -1027,6 +1073,9 @@ def _handler_for(cls: type):
             return handler
     _HANDLERS[cls] = _generic
     return _generic
+
+
+_ROW_CONSTRUCTOR_DIALECTS = frozenset({"duckdb", "postgres"})
 
 
 def _generic(self: ExpressionLowerer, node: exp.Expression, mode: Mode) -> Expr:

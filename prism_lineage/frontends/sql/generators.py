@@ -337,23 +337,30 @@ def duckdb_struct_fields(node: exp.Expression, arg_type: TypeInfo) -> list[tuple
     return [(name, path) for name, path, _ in leaves]
 
 
-def _unnested(info: TypeInfo, path: str, depth: int | None) -> list[tuple[str | None, str, TypeInfo]] | None:
+def _unnested(info: TypeInfo, path: str, depth: int | None,
+              in_struct: bool = False) -> list[tuple[str | None, str, TypeInfo]] | None:
     """What unnesting ``info`` ``depth`` levels (None: every level) makes: (column name, path,
     type) per column — a list's elements (one row each), a struct's fields (one column each).
-    ``None``: a list inside a struct (DuckDB unnests it too, making rows per field), which is
-    not read here."""
+    A list inside a struct stays a list: a column holding it (measured on DuckDB 2.0.1:
+    ``unnest([{'a': [[1, 2]], 'c': {'d': [3]}}], recursive := true)`` gives ``a = [[1, 2]]``,
+    ``d = [3]``).  ``None``: a value whose type is not known while levels remain (a list or a
+    struct there would make rows or columns), not read here."""
     if depth == 0 or info.kind not in ("array", "struct"):
+        if not info.known and depth != 0:
+            return None
         return [(None, path, info)]
     deeper = None if depth is None else depth - 1
     if info.kind == "array":
+        if in_struct:
+            return [(None, path, info)]
         return _unnested(info.element(), path + "[]", deeper)
     fields = info.fields()
     if not fields:
-        return [(None, path, info)]
+        return None
     out: list[tuple[str | None, str, TypeInfo]] = []
     for name, field_info in fields:
-        inner = _unnested(field_info, f"{path}.{name}", deeper)
-        if inner is None or any("[]" in p[len(path):] for _, p, _ in inner):
+        inner = _unnested(field_info, f"{path}.{name}", deeper, True)
+        if inner is None:
             return None
         out.extend((n or name, p, i) for n, p, i in inner)
     return out
@@ -393,8 +400,8 @@ def _duckdb_unnest(node: exp.Explode, ctx: "LoweringContext") -> Form:
         leaves = _unnested(arg, "", depth)
         if leaves is None:
             form.exact = False
-            form.reason = (f"unnest({argument}, recursive := true) of a struct holding lists makes rows per list "
-                           "field, which prism_lineage does not read field by field")
+            form.reason = (f"unnest({argument}, recursive := true) reaches a value whose type is not declared: "
+                           "a list there would make rows, a struct columns")
             return [Output(_names(aliases, ["unnest"])[0], GeneratedColumn(E, 0, None))]
         names = _names(aliases, [name or f"unnest({argument})" for name, _, _ in leaves])
         return [Output(names[i], GeneratedColumn(E, 0, path or None), _type(info))
@@ -549,6 +556,11 @@ def build(form: Form, args: list[Expr], aliases: list[str], input_: Relation | N
         exact, reason = False, reason or unsure
     generator = Generator(generator_id, origin, input_, form.function, tuple(args), fields,
                           tuple(o.column for o in outputs), form.outer, exact, reason)
+    if not exact and reason:
+        # Said on the edges from what the arguments read; where they read no base column (a
+        # constant, a VALUES list, a column of an undeclared type built from constants) no
+        # edge carries it, and the answer says it for the statement (field trial 64).
+        ctx.uncertain_unless_said(reason, origin)
     return generator, outputs
 
 
@@ -660,11 +672,6 @@ class SelectGenerators:
             # Ids are allocated now, in authored order; the input is known once the SELECT's
             # lower operators are built.
             found.relation, found.outputs = build(form, args, aliases, None, found.origin, ctx)
-            if not found.relation.exact and found.relation.reason and not any(
-                    a.find(exp.Column, exp.Star) for a in form.args if isinstance(a, exp.Expression)):
-                # Arguments that read no column (constants) carry no edge to say it on: the
-                # answer says it here (field trial 64: one column where DuckDB makes two).
-                ctx.uncertain_about(found.relation.reason, None, found.origin)
             self.pending.append(found)
             self.by_ast[id(node)] = found
         target = found.relation.columns[min(index, len(found.relation.columns) - 1)]

@@ -27,7 +27,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from ...errors import UnknownColumnError
-from ...ir import AccessKind, Call, Expr, FieldRef, NestedAccess, OuterRef
+from ...ir import AccessKind, Call, Expr, FieldRef, Literal, NestedAccess, OuterRef
 
 if TYPE_CHECKING:
     from .expressions import ExpressionLowerer, Mode
@@ -420,7 +420,43 @@ def lower_struct(lowerer: "ExpressionLowerer", node: exp.Struct, mode: "Mode") -
                else (normalizer.part(item.args["alias"]) if isinstance(item, exp.Alias) else name)
                for item, name in zip(items, names)]
     values = [lowerer.lower(struct_field_value(item), mode) for item in items]
-    return lowerer._call("struct", values, node, None, tuple(spelled))
+    return lowerer._call("struct", values, node, constructed_struct_type(names, values, lowerer.ctx),
+                         tuple(spelled))
+
+
+def constructed_struct_type(names: list[str], values: list[Expr], ctx) -> str | None:
+    """DuckDB: the type of a struct the query builds, its fields named as written (DuckDB keeps
+    their case; a field's type ``UNKNOWN`` when its value's is not known).  What depends on a struct's fields, not
+    its values, is then read exactly wherever the struct goes: ``unnest(v.s)`` of a struct
+    built in a derived table or a VALUES list makes a column per field (DuckDB 2.0.1: ``SELECT
+    unnest(a) FROM (VALUES ({'a': 42, 'b': 88})) v(a)`` gives ``a, b``; it was one column, of
+    no sources, said exact).  Other dialects: ``None`` (their constructors name and type
+    fields in ways not read here)."""
+    if _dialect_name(ctx) != "duckdb" or len({name.lower() for name in names}) != len(names):
+        return None
+    columns = []
+    for name, value in zip(names, values):
+        kind = type_info(value.type, "duckdb").node if value.type else None
+        columns.append(exp.ColumnDef(this=exp.to_identifier(name, quoted=True),
+                                     kind=kind.copy() if kind is not None else exp.DataType.build("UNKNOWN")))
+    return exp.DataType(this=exp.DataType.Type.STRUCT, expressions=columns, nested=True).sql("duckdb")
+
+
+def constructed_list_type(values: list[Expr], ctx) -> str | None:
+    """DuckDB: the type of a list the query builds when its elements' types are known and
+    alike (NULLs aside): ``INT[]``, ``INT[][]``, ``STRUCT("a" INT)[]``.  A recursive unnest of
+    it then knows how deep its lists go (``unnest([l, l], recursive := true)`` of an ``INT[]``
+    column: a row per element of each, exact)."""
+    if _dialect_name(ctx) != "duckdb":
+        return None
+    elements = [type_info(value.type, "duckdb") for value in values
+                if not (isinstance(value, Literal) and value.type is None)]
+    if not elements or any(not e.known or e.node is None or e.kind == "semi" for e in elements):
+        return None
+    if len({e.node.sql("duckdb") for e in elements}) != 1:  # INTEGER and INT spell one type
+        return None
+    element = elements[0]
+    return exp.DataType(this=exp.DataType.Type.ARRAY, expressions=[element.node.copy()], nested=True).sql("duckdb")
 
 
 def _step_into(info: TypeInfo, step: Step, described: str,

@@ -189,6 +189,8 @@ def _parse(tokens: list[Token], text: str, dialect: Dialect, source: SourceText)
     except sqlglot_errors.ParseError as error:
         parsed = _as_column_names(error, parser, tokens, text)
         if parsed is None:
+            parsed = _empty_groupings(error, parser, tokens, text)
+        if parsed is None:
             raise _parse_error(error, source) from None
         return parsed
     except RecursionError:
@@ -196,6 +198,37 @@ def _parse(tokens: list[Token], text: str, dialect: Dialect, source: SourceText)
     except (sqlglot_errors.SqlglotError, ValueError, TypeError, IndexError, KeyError, AttributeError,
             AssertionError, LookupError, ArithmeticError, UnicodeError) as error:
         raise _unexpected(error, parser, source) from None
+
+
+def _empty_groupings(error: sqlglot_errors.ParseError, parser, tokens: list[Token],
+                     text: str) -> list[exp.Expression | None] | None:
+    """The statements again, with DuckDB's ``GROUPING()`` — no arguments: every grouping
+    column (DuckDB's test/sql/aggregate/grouping_sets/grouping.test) — which sqlglot refuses
+    ("Required keyword: 'expressions' missing").  Only after that failure, and only when the
+    text holds no ``GROUPING(*)`` of its own: each ``GROUPING()`` is parsed as ``GROUPING(*)``
+    and given its empty argument list back.  None when that does not parse."""
+    details = error.errors[0] if error.errors else {}
+    if "Grouping" not in str(details.get("description") or ""):
+        return None
+    spelled = [(at, token) for at, token in enumerate(tokens[:-2])
+               if token.text.upper() == "GROUPING" and tokens[at + 1].token_type is TokenType.L_PAREN]
+    if not spelled or any(tokens[at + 2].token_type is TokenType.STAR for at, _ in spelled):
+        return None
+    again = list(tokens)
+    for at, _ in reversed(spelled):
+        closing = tokens[at + 2]
+        if closing.token_type is TokenType.R_PAREN:
+            again.insert(at + 2, Token(TokenType.STAR, "*", closing.line, closing.col, closing.start, closing.start))
+    try:
+        parsed = parser.parse(again, text)
+    except (sqlglot_errors.SqlglotError, ValueError, TypeError, IndexError, KeyError, AttributeError,
+            AssertionError, LookupError, ArithmeticError, UnicodeError):
+        return None
+    for statement in parsed:
+        for grouping in statement.find_all(exp.Grouping) if statement is not None else ():
+            if len(grouping.expressions) == 1 and type(grouping.expressions[0]) is exp.Star:
+                grouping.set("expressions", [])
+    return parsed
 
 
 def _as_column_names(error: sqlglot_errors.ParseError, parser, tokens: list[Token],
@@ -253,16 +286,38 @@ def _as_column_names(error: sqlglot_errors.ParseError, parser, tokens: list[Toke
 
 def _type_names_before_less_than(parser, tokens: list[Token]) -> list[Token]:
     """Tokens of a nested type's name (not ``UNION``/``TABLE``: keywords, never columns)
-    followed by ``<``.  What follows ``<`` may be a type's name too (``map < list``, two
+    followed by ``<``, or by a parenthesized list and then ``<`` (a call: ``ROW(0, 0) < ANY
+    (…)``, DuckDB's and Postgres' row constructor, which sqlglot also reads as the start of a
+    parameterized type).  What follows ``<`` may be a type's name too (``map < list``, two
     columns, is valid DuckDB): which reading holds is left to the parser."""
     nested = parser.NESTED_TYPE_TOKENS
     found = []
     for at in range(len(tokens) - 2):
         token_type = tokens[at].token_type
-        if token_type not in nested or token_type in _NEVER_COLUMNS or tokens[at + 1].token_type is not TokenType.LT:
+        if token_type not in nested or token_type in _NEVER_COLUMNS:
             continue
-        found.append(tokens[at])
+        following = tokens[at + 1].token_type
+        if following is TokenType.L_PAREN:
+            after = _after_parentheses(tokens, at + 1)
+            if after is not None and after < len(tokens) and tokens[after].token_type is TokenType.LT:
+                found.append(tokens[at])
+        elif following is TokenType.LT:
+            found.append(tokens[at])
     return found
+
+
+def _after_parentheses(tokens: list[Token], start: int) -> int | None:
+    """The position after the parenthesis that closes the one at ``start``."""
+    depth = 0
+    for at in range(start, len(tokens)):
+        token_type = tokens[at].token_type
+        if token_type is TokenType.L_PAREN:
+            depth += 1
+        elif token_type is TokenType.R_PAREN:
+            depth -= 1
+            if depth == 0:
+                return at + 1
+    return None
 
 
 _NEVER_COLUMNS = frozenset((TokenType.UNION, TokenType.TABLE))

@@ -249,7 +249,7 @@ class QueryLowerer:
         """ORDER BY / LIMIT written after a set operation or a parenthesised query."""
         order = node.args.get("order")
         if order is not None:
-            if orders_by_all(order):  # ``ORDER BY ALL``: every output column, left to right
+            if orders_by_all(order, self.ctx):  # ``ORDER BY ALL``: every output column, left to right
                 ordered = order.expressions[0]
                 keys = tuple(SortKey(FieldRef(self.ctx.ids.new("col", f.origin), f.origin, f.type, f.id),
                                      bool(ordered.args.get("desc")), ordered.args.get("nulls_first"))

@@ -140,7 +140,7 @@ _KEEP = object()
 
 class Scope:
     __slots__ = ("ctx", "sources", "merged", "star_order", "alt_star_order", "outer", "select_aliases", "_by_alias",
-                 "visible")
+                 "visible", "aggregates_allowed")
 
     def __init__(self, ctx: LoweringContext, outer: "Scope | None" = None):
         self.ctx = ctx
@@ -166,6 +166,10 @@ class Scope:
         # BY SOURCE the target row, DuckDB's and SQLite's DO UPDATE the existing row — so a name
         # both have is that row's, not ambiguous.  Qualified names still reach every source.
         self.visible: list[Source] | None = None
+        # While a subquery written in this scope's query is lowered: whether that place may hold
+        # an aggregate of this query (a select item, HAVING, QUALIFY, ORDER BY — not WHERE, ON,
+        # GROUP BY), so the subquery may hold one too (an "outer aggregate").
+        self.aggregates_allowed = False
 
     # --- building ------------------------------------------------------------------------
 

@@ -415,7 +415,7 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
     order = node.args.get("order")
     sort_keys: list[tuple[int | Positions | Expr, exp.Ordered]] = []
     if order is not None:
-        if orders_by_all(order):
+        if orders_by_all(order, state.ctx):
             # ``ORDER BY ALL [DESC]`` (DuckDB, Databricks): every select item, left to right.
             keys_seen = [(index, order.expressions[0]) for index in range(len(items))]
         else:
@@ -829,7 +829,7 @@ def _items_span(items: list[SelectItem], lowerer: ExpressionLowerer) -> Origin |
 def _group_keys(group: exp.Group, items: list[SelectItem], state: SelectState, lowerer: ExpressionLowerer) -> None:
     aggregate = state.aggregate
     assert aggregate is not None
-    if group.args.get("all"):
+    if group.args.get("all") or _star_for_all(group, state.ctx):
         for item in items:
             if isinstance(item.node, GeneratedOutput):
                 # ``SELECT posexplode(a) … GROUP BY ALL``: a generator's column would be a key
@@ -948,9 +948,30 @@ def _select_position(node: exp.Expression, items: list[SelectItem], clause: str,
     return position - 1
 
 
-def orders_by_all(order: exp.Order) -> bool:
+def orders_by_all(order: exp.Order, ctx=None) -> bool:
+    """``ORDER BY ALL`` — or, in DuckDB (``ctx`` given), ``ORDER BY *``, its other spelling."""
     keys = order.expressions
-    return len(keys) == 1 and isinstance(keys[0].this, exp.Var) and keys[0].this.name.upper() == "ALL"
+    if len(keys) != 1:
+        return False
+    if isinstance(keys[0].this, exp.Var) and keys[0].this.name.upper() == "ALL":
+        return True
+    return ctx is not None and _star_for_all(order, ctx)
+
+
+def _star_for_all(clause: exp.Group | exp.Order, ctx) -> bool:
+    """DuckDB's ``GROUP BY *`` / ``ORDER BY *``: ``GROUP BY ALL`` / ``ORDER BY ALL`` spelt with a
+    star (DuckDB's test/sql/aggregate/group/group_by_all.test: "we can also use the star
+    syntax"); only a lone plain star (``GROUP BY * + 42``, ``GROUP BY b, *``, ``* EXCLUDE (…)``
+    are refused by DuckDB, and here)."""
+    if type(ctx.dialect).__name__.lower() != "duckdb":
+        return False
+    keys = clause.expressions
+    if len(keys) != 1:
+        return False
+    key = keys[0].this if isinstance(clause, exp.Order) else keys[0]
+    if isinstance(clause, exp.Group) and any(clause.args.get(k) for k in ("grouping_sets", "cube", "rollup", "totals")):
+        return False
+    return type(key) is exp.Star and not any(key.args.values())
 
 
 def _unalias(node: exp.Expression) -> exp.Expression:
