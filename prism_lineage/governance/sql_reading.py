@@ -35,6 +35,7 @@ from ..frontends.sql import lower_sql
 from ..functions import FunctionRegistry
 from ..guarded import run_guarded
 from ..ir import Statement
+from ..ir.expressions import subqueries_made
 from ..ir.quick import quick_init
 from .statuses import SqlStatus
 from .sync_read import scanned_in_walk_order, statement_fields
@@ -327,14 +328,14 @@ class SqlReader:
             try:
                 # On the deep-stack worker: SQL nested too deeply for the parser is refused
                 # (NestingTooDeepError), never a crash of the whole sync (prism_lineage.guarded).
-                statements, fields, re_read = run_guarded(self._lowered, sql, dialect)
+                statements, fields, re_read, subqueries = run_guarded(self._lowered, sql, dialect)
             except PrismError:
                 return build(key, SqlStatus.NOT_PARSED, (), {}, None, tuple(recording.dependencies))
         analysed = [s for s in statements if s.root is not None]
         # A statement the engine could not analyse (a kind it does not read) leaves what the
         # SQL reads unknown: the asset says it could not be parsed, over whatever was read.
         status = None if analysed and len(analysed) == len(statements) else SqlStatus.NOT_PARSED
-        owners = self._scan_owners(analysed)
+        owners = self._scan_owners(analysed, subqueries)
         reads = tuple(dict.fromkeys(name for found in owners.values() for name in found))
         # Each link as a tuple of ColumnLink's fields first (hashed in C; a statement's links are
         # mostly distinct), made into ColumnLinks once, in the order first met.
@@ -381,7 +382,9 @@ class SqlReader:
         """The statements lowered, each one's output fields with their sources
         (``sync_read.statement_fields``: what the explain answer says of them), and whether it
         had to be read again with some assets schema-less because it names a column the
-        catalog does not give them."""
+        catalog does not give them; and whether the plans may hold a subquery (one was made
+        while they were: ``ir.subqueries_made``; none, and nothing need look for one)."""
+        made = subqueries_made()
         try:
             statements = self._lower(sql, dialect)
             re_read = False
@@ -393,7 +396,8 @@ class SqlReader:
             # named columns are still traced (and the missing column is said, ``has_column``).
             statements = self._schemaless_read(sql, dialect, error)
             re_read = True
-        return statements, statement_fields(statements, self.functions), re_read
+        subqueries = subqueries_made() != made
+        return statements, statement_fields(statements, self.functions, subqueries), re_read, subqueries
 
     def _lower(self, sql: str, dialect: str | None) -> list[Statement]:
         """``explain.lower(sql, self.catalog, dialect)``: the built-in function facts (not
@@ -429,10 +433,11 @@ class SqlReader:
         names = {name.lower() for name, _ in known}
         return column.lower() in names or top_level(column).lower() in names
 
-    def _scan_owners(self, statements: list[Statement]) -> dict[str, tuple[str, ...]]:
+    def _scan_owners(self, statements: list[Statement], subqueries: bool = True) -> dict[str, tuple[str, ...]]:
         """Each table name the plans scan → the declared assets it is (none: not declared), in
         the order ``walk_relations`` meets them (a read's ``reads`` keeps that order)."""
-        return {table: self.book.find(tuple(table.split("."))).owners for table in scanned_in_walk_order(statements)}
+        return {table: self.book.find(tuple(table.split("."))).owners
+                for table in scanned_in_walk_order(statements, subqueries)}
 
 
 def _as_read(key: str, status: SqlStatus | None, reads: tuple[str, ...], links: dict[str, dict[tuple, None]],

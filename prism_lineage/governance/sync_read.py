@@ -46,10 +46,13 @@ _VALUE = Relationship.VALUE
 _TEXT: dict = {member: member.value for kind in (Relationship, Transformation, Confidence) for member in kind}
 
 
-def statement_fields(statements: list[Statement], functions) -> list[Fields | None]:
+def statement_fields(statements: list[Statement], functions, subqueries: bool = True) -> list[Fields | None]:
     """Each statement's output fields and their sources (``None`` for a statement with no plan),
-    as ``explain_statements(statements, functions)`` answers them (see the module)."""
+    as ``explain_statements(statements, functions)`` answers them (see the module).
+    ``subqueries=False``: the plans hold no ``Subquery`` (``ir.subqueries_made`` did not change
+    while they were built), so the rules need not look for one in every expression."""
     summaries = ScriptSummaries(functions)  # as explain_statements: one per run
+    summaries.subqueries = subqueries
     rendered = _RENDERED
     if len(rendered) > 50_000:  # (a worker reads thousands of statements: keep it bounded)
         rendered.clear()
@@ -110,7 +113,7 @@ def _ordered(sources: list, rendered: dict[tuple, Source]) -> tuple[Source, ...]
 
 
 
-def scanned_in_walk_order(statements: list[Statement]) -> list[str]:
+def scanned_in_walk_order(statements: list[Statement], subqueries: bool = True) -> list[str]:
     """The tables the statements' plans scan (``Scan`` with no ``opaque_reason``), each once, in
     the order ``walk_relations`` visits them, statement after statement.
 
@@ -118,15 +121,16 @@ def scanned_in_walk_order(statements: list[Statement]) -> list[str]:
     relations of the subqueries in its expressions (its attributes in declared order, each
     expression's nodes parents first, left to right); a relation already visited is skipped.
     This is the same walk with the expressions searched by a loop instead of nested generators
-    (as ``ir.walk.scanned_tables`` does)."""
+    (as ``ir.walk.scanned_tables`` does).  ``subqueries=False``: the plans hold no ``Subquery``
+    (see ``statement_fields``), so no expression is searched for one."""
     found: dict[str, None] = {}
     for statement in statements:
         if statement.root is not None:
-            _scans(statement.root, found)
+            _scans(statement.root, found, subqueries)
     return list(found)
 
 
-def _scans(root, found: dict[str, None]) -> None:
+def _scans(root, found: dict[str, None], subqueries: bool = True) -> None:
     seen: set[str] = set()
     # (relation, expanded): expanded means its children were pushed, so it is visited next.
     stack: list = [(root, False)]
@@ -141,7 +145,7 @@ def _scans(root, found: dict[str, None]) -> None:
         seen.add(node.id)
         stack.append((node, True))
         nested = list(node.inputs)
-        if type(node) is not Scan:  # a Scan holds no expression
+        if subqueries and type(node) is not Scan:  # a Scan holds no expression
             _subqueries(node, nested)
         for child in reversed(nested):
             if child.id not in seen:

@@ -194,6 +194,21 @@ class Subquery(Expr):
     operator: str | None = None
     negated: bool = False
 
+    def __new__(cls, *args, **kwargs):
+        # Counted however it is made (``__init__``, ``dataclasses.replace``, a copy, a pickle):
+        # a plan built while ``subqueries_made()`` did not change holds no subquery
+        # (``governance/sync_read``: nothing to look for in its expressions).
+        _MADE[0] += 1
+        return object.__new__(cls)
+
+
+_MADE = [0]
+
+
+def subqueries_made() -> int:
+    """How many ``Subquery`` nodes this process has made so far (only ever grows)."""
+    return _MADE[0]
+
 
 class AccessKind(StrEnum):
     NESTED = "nested"  # struct field, array element, map value of a typed value

@@ -55,11 +55,14 @@ class RowsSummary:
 class ScriptSummaries:
     """The summaries of one ``explain`` run (one function registry), made as readers need them."""
 
-    __slots__ = ("_functions", "_done")
+    __slots__ = ("_functions", "_done", "subqueries")
 
     def __init__(self, functions=None):
         self._functions = functions
         self._done: dict[str, RowsSummary] = {}
+        # False: the plans walked hold no ``Subquery`` (the caller knows: ``ir.subqueries_made``),
+        # so the rules need not search their expressions for one (``RuleContext.subqueries``).
+        self.subqueries = True
 
     # --- a statement's plan ------------------------------------------------------------------
 
@@ -94,6 +97,7 @@ class ScriptSummaries:
         """Apply the rules from ``root`` down, stopping at summarised rows (``found``) and at
         script rows not summarised yet (``missing``: the walk is done again once they are)."""
         ctx = RuleContext(self._functions, ordering)
+        ctx.look_below = self.subqueries
         found: list[RowsSummary] = []
         missing: list[Relation] = []
         rows: dict[str, Relation] = {}

@@ -6,6 +6,9 @@ and, for the field sources and scans alone, every golden SQL case and the TPC wo
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import pickle
 from pathlib import Path
 
 import pytest
@@ -21,7 +24,9 @@ from prism_lineage.governance.sql_reading import ColumnLink, SqlReader, Statemen
 from prism_lineage.governance.statuses import SqlStatus
 from prism_lineage.governance.sync_read import scanned_in_walk_order, statement_fields
 from prism_lineage.guarded import run_guarded
-from prism_lineage.ir import Scan, walk_relations
+from prism_lineage.ir import Scan, Subquery, walk_relations
+from prism_lineage.ir.expressions import iter_tree, subqueries_made
+from prism_lineage.ir.walk import expressions_of
 
 from gov_helpers import DBT, DBT2, SHOP
 
@@ -143,25 +148,50 @@ def _sources(answer) -> list:
 
 
 def _check(sql: str, schema, dialect, through: bool) -> int:
+    made = subqueries_made()
     try:
         statements = lower(sql, schema, dialect, through_script=through)
     except PrismError:
         return 0
+    # No Subquery made while lowering: the plans hold none, and the sync's read skips looking
+    # for one (``subqueries=False``) — the same answers, checked below.
+    flags = (True, False) if subqueries_made() == made else (True,)
+    if flags == (True, False):  # the counter's promise, on every case
+        assert not any(isinstance(e, Subquery) for s in statements if s.root is not None
+                       for r in walk_relations(s.root) for x in expressions_of(r) for e in iter_tree(x))
     registry = FunctionRegistry.default()
     explanation = explain_statements(statements, registry)
-    fields = run_guarded(statement_fields, statements, registry)
-    for statement, answer, found in zip(statements, explanation.statements, fields, strict=True):
-        assert (found if found is not None else []) == _sources(answer)
-        if statement.root is None:
-            assert found is None
     walked = {}
     for statement in statements:
         if statement.root is not None:
             for relation in walk_relations(statement.root):
                 if isinstance(relation, Scan) and relation.opaque_reason is None:
                     walked.setdefault(relation.table, None)
-    assert run_guarded(scanned_in_walk_order, statements) == list(walked)
+    for subqueries in flags:
+        fields = run_guarded(statement_fields, statements, registry, subqueries)
+        for statement, answer, found in zip(statements, explanation.statements, fields, strict=True):
+            assert (found if found is not None else []) == _sources(answer)
+            if statement.root is None:
+                assert found is None
+        assert run_guarded(scanned_in_walk_order, statements, subqueries) == list(walked)
     return len(statements)
+
+
+def test_a_plan_without_subquery_made_none_and_one_with_a_subquery_made_one():
+    # ``subqueries_made`` is what lets a read skip searching expressions for subqueries: it
+    # must move whenever a plan holds one, however the Subquery was made.
+    before = subqueries_made()
+    lower("SELECT a FROM t WHERE b > 1", {"t": {"a": "int", "b": "int"}}, "duckdb")
+    assert subqueries_made() == before
+    [statement] = lower("SELECT a FROM t WHERE b IN (SELECT b FROM t)", {"t": {"a": "int", "b": "int"}}, "duckdb")
+    assert subqueries_made() > before
+    [found] = [e for r in walk_relations(statement.root) for x in expressions_of(r) for e in iter_tree(x)
+               if isinstance(e, Subquery)]
+    made = subqueries_made()
+    copy.copy(found)
+    pickle.loads(pickle.dumps(found))
+    dataclasses.replace(found, id="other")
+    assert subqueries_made() == made + 3
 
 
 def test_field_sources_and_scans_equal_explain_on_every_golden_case():

@@ -21,7 +21,7 @@ class RuleContext:
     """Collects the edges and links the rules emit for one plan, and the relations still to
     visit (subqueries found in expressions)."""
 
-    __slots__ = ("records", "links", "pending", "functions", "ordering")
+    __slots__ = ("records", "links", "pending", "functions", "ordering", "look_below")
 
     def __init__(self, functions=None, ordering: frozenset[str] = frozenset()):
         # The edges emitted, as tuples of their fields (``edges`` makes the ``Edge`` objects).
@@ -34,6 +34,9 @@ class RuleContext:
         # The ids of the Sort operators whose order the statement's result shows
         # (``Statement.ordering``): only their keys give sort lineage.
         self.ordering = ordering
+        # False: the plan holds no ``Subquery`` (its builder knows), so ``subqueries`` finds none
+        # without walking every expression.
+        self.look_below = True
 
     @property
     def edges(self) -> list[Edge]:
@@ -80,7 +83,7 @@ class RuleContext:
         for field, _, confidence, reason, path in controls:
             append(_fields(EdgeFields, (field, target, _CONTROL, _EXPRESSION, confidence, expr_id, rule, node_id,
                                         origin, reason, path)))
-        if type(expr) is not FieldRef:  # a column read holds no subquery
+        if self.look_below:  # (a column read, returned above, holds no subquery)
             self.subqueries(expr, target)
 
     def reads(self, expr: Expr, target: str, relationship: Relationship, transformation: Transformation,
@@ -96,7 +99,7 @@ class RuleContext:
         for field, _, confidence, reason, path in _read_fields(expr, self.functions):
             append(_fields(EdgeFields, (field, target, relationship, transformation, confidence, expr_id, rule,
                                         node_id, origin, reason, path)))
-        if type(expr) is not FieldRef:
+        if self.look_below:  # (a column read, returned above, holds no subquery)
             self.subqueries(expr, target)
 
     def orders(self, expr: Expr, target: str, rule: str, node: Relation) -> None:
@@ -111,7 +114,7 @@ class RuleContext:
         self.subqueries(expr, target)
 
     def subqueries(self, expr: Expr, target: str) -> None:
-        if type(expr) is FieldRef:
+        if type(expr) is FieldRef or not self.look_below:
             return
         # Every node of the expression, parents first (a loop, not a generator: this runs over
         # every expression of the plan); leaves hold no subquery.
