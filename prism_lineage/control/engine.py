@@ -76,8 +76,15 @@ def read_to_json(read, memo: dict | None = None) -> str:
             found = memo[id(dependency)] = (encode([dependency.address, dependency.resolved, dependency.columns]),
                                             dependency)
         dependencies.append(found[0])
+    # Outputs are shared too (a warehouse's statements output few distinct lists), and may be the
+    # very object a group of links is (the empty tuple): kept under the id's complement, a
+    # negative number no other key of the memo is.
+    outputs = read.outputs
+    found = memo.get(~id(outputs))
+    if found is None:
+        found = memo[~id(outputs)] = (encode(outputs), outputs)
     return ("[" + encode([read.key, read.status.value if read.status else None, read.reads])[1:-1] + ",["
-            + ",".join(columns) + "]," + encode(read.outputs) + ",[" + ",".join(dependencies) + "]]")
+            + ",".join(columns) + "]," + found[0] + ",[" + ",".join(dependencies) + "]]")
 
 
 def read_from_json(text: str):
