@@ -126,9 +126,10 @@ def write_engine_state(path: Path, project_dir: Path, env, lineage, snapshot: di
         # SQL-only sync compares it with the edited file).  A file whose size, times or inode
         # differ from the fingerprint taken before the sync read the project may not be the
         # text it read: it is left out, so an edit to it is never worked out from the store.
+        base = os.fspath(project_dir)
         for relative in sorted(snapshot):
             if relative.startswith(ENGINE_DIRECTORIES) and relative.endswith((".yaml", ".yml")):
-                file = Path(project_dir) / relative
+                file = os.path.join(base, relative)  # a string: no ``Path`` made per file (100,000)
                 try:
                     with open(file, "rb") as handle:
                         before = _stat(os.fstat(handle.fileno()))

@@ -792,6 +792,15 @@ class ExpressionLowerer:
         )
 
     def filtered_aggregate(self, node: exp.Filter, mode: Mode) -> Expr:
+        if isinstance(node.this, exp.Anonymous) and not self.state.is_aggregate_name(node.this):
+            # Only an aggregate takes FILTER: one this reader does not know — how its arguments
+            # make its value is not known, and a guess would be said exact.
+            name = function_name(node.this)
+            raise InvalidStatementError(
+                f"{name.upper()}(…) FILTER (…) is an aggregate function prism_lineage does not know: declare "
+                f"{name} with kind: aggregate in a --functions file",
+                origin=self.ctx.origin(node.this),
+            )
         return self.aggregate(node.this, mode, filter_=node.expression)
 
     def within_group(self, node: exp.WithinGroup, mode: Mode) -> Expr:

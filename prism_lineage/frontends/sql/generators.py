@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from ...errors import PrismError
-from ...ir import Expr, Field, FieldRef, GeneratedColumn, GeneratedRole, Generator, Origin, Relation, field_id
+from ...ir import Expr, Field, FieldRef, GeneratedColumn, GeneratedRole, Generator, Origin, OuterRef, Relation, field_id
+from ...ir.expressions import iter_tree
 from .nested import UNKNOWN, TypeInfo, struct_field_name, struct_field_value, type_info
 from . import stars
 from .semi_structured import path_steps
@@ -579,10 +580,26 @@ def from_item(queries, item: exp.Expression, scope, env, alias: str | None, colu
     args = [lowerer.lower(a) for a in form.args]
     origin = ctx.origin(item) or lowerer._span(item)
     name = alias or form.table_alias
-    if name and not column_aliases and _dialect(ctx) in _SINGLE_COLUMN_ALIAS and form.function in _ALIAS_NAMES_COLUMN:
+    ordinality = isinstance(item, exp.Table) and bool(item.args.get("ordinality"))
+    if ordinality:
+        # ``generate_series(1, 3) WITH ORDINALITY``, ``range(3) WITH ORDINALITY``: the function's
+        # columns, then ``ordinality`` (1, 2, … per input row); it was dropped (field trial 77).
+        form = _with_ordinality(form)
+    lateral_ordinality = (ordinality or isinstance(item, exp.Unnest) and item.args.get("offset") is True) and any(
+        isinstance(part, (FieldRef, OuterRef)) for a in args for part in iter_tree(a))
+    if lateral_ordinality and _dialect(ctx) == "duckdb":
+        # DuckDB 2.0.1 keeps the function's name for its column when WITH ORDINALITY reads an
+        # earlier FROM item (``t, unnest(t.l) WITH ORDINALITY AS u``: unnest, ordinality), and
+        # takes the alias when it does not (``unnest([5, 6]) WITH ORDINALITY AS u``: u, ordinality).
+        name_column = False
+    else:
+        name_column = True
+    if name and name_column and not column_aliases and _dialect(ctx) in _SINGLE_COLUMN_ALIAS \
+            and form.function in _ALIAS_NAMES_COLUMN:
         types = [type_info(a.type, _dialect(ctx)) for a in args]
-        if len(form.outputs(types, [])) == 1:
-            # Postgres, DuckDB: a one-column table function's column takes the table's alias.
+        if len([o for o in form.outputs(types, []) if o.column.role is not I]) == 1:
+            # Postgres, DuckDB: a one-column table function's column takes the table's alias
+            # (also WITH ORDINALITY: ``unnest([5, 6]) WITH ORDINALITY AS u`` gives u, ordinality).
             column_aliases = [name]
     relation, outputs = build(form, args, column_aliases, None, origin, ctx)
     columns = [(o.name, f) for o, f in zip(outputs, relation.columns)]
@@ -591,6 +608,21 @@ def from_item(queries, item: exp.Expression, scope, env, alias: str | None, colu
                     fields_of=_undeclared_elements(form, args, outputs, relation, ctx),
                     star_reason=_star_reason(form, outputs))
     return (lambda: relation), [source]
+
+
+def _with_ordinality(form: Form) -> Form:
+    """``form`` with a last column ``ordinality``: each generated row's position, 1, 2, … (it
+    depends on the arguments as their number of rows does); a column alias past the function's
+    own columns names it."""
+    own = form.outputs
+
+    def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+        out = own(types, aliases)
+        rest = aliases[len(out):]
+        return out + [Output(rest[0] if rest else "ordinality", GeneratedColumn(I, None), "BIGINT")]
+
+    form.outputs = outputs  # in place: an outputs function may mark its own form not exact
+    return form
 
 
 def _star_reason(form: Form, outputs: list[Output]) -> str | None:

@@ -492,7 +492,13 @@ class QueryLowerer:
         entry.join_id = ctx.ids.new("join", origin)
         using = join.args.get("using")
         natural = str(join.args.get("method") or "").upper() == "NATURAL"
-        entry.takes_where = not (using or natural or join.args.get("on") is not None)
+        # Besides ON, what decides which rows pair: Snowflake's ASOF ``MATCH_CONDITION (a.t >= b.t)``
+        # and DuckDB's ``NEAREST k BY DISTANCE d(a, b)`` (the k right rows nearest to each left
+        # row).  They were ignored: a cross join, exact, missing their columns (field trial 75).
+        nearest = join.args.get("nearest")
+        pairing = [e for e in (join.args.get("match_condition"), nearest.this if nearest is not None else None)
+                   if e is not None]
+        entry.takes_where = not (using or natural or join.args.get("on") is not None or pairing)
         if added:
             if using or natural:
                 # Which columns a USING/NATURAL join of a parenthesised group merges is not
@@ -507,9 +513,9 @@ class QueryLowerer:
                 scope.add(source, starred)
         on = join.args.get("on")
         clause.add(entry)
-        if on is not None:
+        for condition in ([on] if on is not None else []) + pairing:
             lowerer = ExpressionLowerer(SelectState(ctx, scope, self, env))
-            entry.conditions.append(lowerer.lower(on))
+            entry.conditions.append(lowerer.lower(condition))
             if entry.kind is JoinKind.CROSS:
                 entry.kind = JoinKind.INNER
         if entry.kind in (JoinKind.SEMI, JoinKind.ANTI):

@@ -67,6 +67,11 @@ _AGGREGATE_NAMES = frozenset(
         "approx_percentile", "approx_quantiles", "kurtosis", "skewness", "product", "first",
         "last", "min_by", "max_by", "arg_min", "arg_max", "arg_min_null", "arg_max_null", "group_concat", "corr", "covar_pop",
         "covar_samp", "regr_slope", "regr_intercept", "hll_count", "sum_distinct",
+        # DuckDB's own (duckdb_functions(), function_type 'aggregate', that sqlglot reads as
+        # unknown functions): read per row, they were opaque; with GROUP BY, their argument a
+        # value of the group.
+        "mean", "entropy", "favg", "fsum", "kahan_sum", "sumkahan", "sum_no_overflow", "histogram",
+        "histogram_exact", "kurtosis_pop", "mad", "reservoir_quantile", "sem", "bitstring_agg", "count_star",
     }
 )
 
@@ -1058,6 +1063,10 @@ def _aggregate_search_kind(cls: type) -> str:
     if issubclass(cls, exp.Window):
         return _WINDOW
     if issubclass(cls, exp.AggFunc) and not issubclass(cls, exp.Anonymous):
+        return _AGGREGATE
+    if issubclass(cls, exp.Filter):
+        # ``f(x) FILTER (WHERE …)``: only an aggregate takes a FILTER clause (a window's is
+        # looked at by the window's own rule), whatever ``f`` is.
         return _AGGREGATE
     if issubclass(cls, exp.Anonymous):  # ``is_aggregate_name`` is False for every other class
         return _NAMED

@@ -486,7 +486,7 @@ def select_items(item: exp.Expression, lowerer: "ExpressionLowerer", default_nam
     if not found:
         return None
     ctx = lowerer.ctx
-    expanding = [n for n in found if not n.args.get("unpack")]
+    expanding = [n for n in found if not n.args.get("unpack") and not _inside_unpack(n, item)]
     texts = {n.sql(dialect=ctx.dialect) for n in expanding}
     if len(texts) > 1:
         raise InvalidStatementError(
@@ -513,6 +513,8 @@ def select_items(item: exp.Expression, lowerer: "ExpressionLowerer", default_nam
             else:
                 raise InvalidStatementError(f"{node.sql(dialect=ctx.dialect)} unpacks into a function's "
                                             "arguments only", origin=chosen.origin)
+        for call in [n for n in copy.find_all(exp.Anonymous) if _is_unpack(n) and _own(n, copy)]:
+            copy = _unpack_call(call, copy, lowerer)
         return copy
 
     if not expanding:
@@ -541,9 +543,59 @@ def select_items(item: exp.Expression, lowerer: "ExpressionLowerer", default_nam
     return out
 
 
+def _is_unpack(node: exp.Expression) -> bool:
+    return isinstance(node, exp.Anonymous) and node.name.lower() == "unpack" and len(node.expressions) == 1
+
+
+def _inside_unpack(node: exp.Expression, root: exp.Expression) -> bool:
+    """Whether ``node`` is inside DuckDB's ``UNPACK(…)`` within ``root``."""
+    parent = node.parent
+    while parent is not None and parent is not root.parent:
+        if _is_unpack(parent):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _unpack_call(call: exp.Anonymous, copy: exp.Expression, lowerer: "ExpressionLowerer") -> exp.Expression:
+    """DuckDB's ``UNPACK(e)`` where ``e`` holds ``COLUMNS(...)``: ``e`` for each column the
+    COLUMNS picks, spliced into the enclosing list or call (``[UNPACK(COLUMNS(*)::VARCHAR)]`` is
+    ``[a::VARCHAR, b::VARCHAR]``: one select item; it was read as one item per column)."""
+    ctx = lowerer.ctx
+    template = call.expressions[0]
+    columns = [n for n in template.find_all(exp.Columns) if not n.args.get("unpack") and _own(n, template)]
+    if not columns:
+        return copy
+    if len({n.sql(dialect=ctx.dialect) for n in columns}) > 1:
+        raise InvalidStatementError("different COLUMNS expressions in one UNPACK are not supported",
+                                    origin=ctx.origin(columns[1]) or lowerer._span(columns[1]))
+    chosen = selection(columns[0], lowerer)
+    parts = [_replace_all(template.copy(), lambda node, name=name, target=target: _replacement(name, target, chosen,
+                                                                                            node))
+             for name, target, _ in chosen.columns]
+    parts += [_stand_in(columns[0].sql(dialect=ctx.dialect), _unknown_reads(target, reason), columns[0])
+              for target, reason, _ in chosen.unknown]
+    node = call
+    while isinstance(node.parent, exp.Paren):  # ``[(UNPACK(…))]``
+        node = node.parent
+    parent, key = node.parent, node.arg_key
+    if parent is not None and isinstance(parent.args.get(key), list):
+        siblings = parent.args[key]
+        at = next(i for i, s in enumerate(siblings) if s is node)
+        parent.set(key, siblings[:at] + parts + siblings[at + 1:])
+        return copy
+    if parent is not None and key == "this" and "expressions" in parent.arg_types:
+        parent.set("this", parts[0])
+        parent.set("expressions", parts[1:] + list(parent.args.get("expressions") or []))
+        return copy
+    raise InvalidStatementError(f"{call.sql(dialect=ctx.dialect)} unpacks into a list or a function's arguments only",
+                                origin=ctx.origin(call) or lowerer._span(call))
+
+
 def _replace_all(copy: exp.Expression, make) -> exp.Expression:
     """``copy`` with each COLUMNS(...) of its own (not unpacked) replaced by ``make(node)``."""
-    for node in [n for n in copy.find_all(exp.Columns) if not n.args.get("unpack") and _own(n, copy)]:
+    for node in [n for n in copy.find_all(exp.Columns)
+                 if not n.args.get("unpack") and _own(n, copy) and not _inside_unpack(n, copy)]:
         if node is copy:
             return make(node)
         node.replace(make(node))
@@ -572,6 +624,11 @@ def _output_name(name: str, alias: str | None, match: re.Match | None, copy: exp
         return text.sql(dialect=ctx.dialect)
     if alias is not None:
         if match is None:
+            # No regex (``COLUMNS(*)``, a list, a lambda): DuckDB still rewrites ``\0`` to the
+            # column's name (``MIN(COLUMNS(*)) AS "min_\0"`` gives min_i, min_j; field trial 76:
+            # every column was named ``min_\0``).
+            if type(ctx.dialect).__name__.lower() == "duckdb":
+                return alias.replace("\\0", name)
             return alias
         # DuckDB rewrites the alias with the match's groups: ``\0`` the whole match, ``\1`` …
         return re.sub(r"\\(\d)", lambda m: match.group(int(m.group(1))) if int(m.group(1)) <= (match.re.groups)
