@@ -83,8 +83,24 @@ def _fields(statement: Statement, graph: LineageGraph, rendered: dict[tuple, Sou
     ordered_indirect: dict[int, tuple[Source, ...]] = {}
     fields: Fields = []
     for (name, _), (values, indirect) in zip(outputs, answers):
-        value_part = _ordered([(_VALUE, column, found) for column, found in values.items()], rendered) \
-            if values else ()
+        if len(values) == 1:
+            # One value source (most fields): ``_ordered`` of it, without the list and the call.
+            # An unknown part of a column goes through ``_ordered`` (``merged_in_order``): it is
+            # never found in ``rendered``, whose columns are all merged (``_ordered`` unseals
+            # every column of a list that has an unknown part).
+            for column, (transformation, confidence, _) in values.items():
+                key = (_VALUE, column, transformation, confidence)
+                source = rendered.get(key)
+                if source is None:
+                    if column.endswith(UNKNOWN_PART):
+                        value_part = _ordered([(_VALUE, column, values[column])], rendered)
+                        break
+                    source = rendered[key] = (column_name(split(column)[0]), _TEXT[_VALUE], _TEXT[transformation],
+                                              _TEXT[confidence])
+                value_part = (source,)
+        else:
+            value_part = _ordered([(_VALUE, column, found) for column, found in values.items()], rendered) \
+                if values else ()
         indirect_part = ordered_indirect.get(id(indirect))
         if indirect_part is None:
             indirect_part = ordered_indirect[id(indirect)] = _ordered(
