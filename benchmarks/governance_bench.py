@@ -606,6 +606,8 @@ def main(argv=None) -> int:
                         help="control-plane: this many more (full sync, baseline) pairs back to back, and the "
                              "median of their ratios (the machine's speed drifts between runs)")
     args = parser.parse_args(argv)
+    if args.pairs < 0:
+        parser.error(f"--pairs must be 0 or more, not {args.pairs}")
     if args.mode == "control-plane":
         def checkpoint(found: dict) -> None:
             if args.json:

@@ -40,3 +40,14 @@ def test_pairs_alternate_their_order_and_give_the_median_of_their_ratios():
     assert (pairs["min"], pairs["max"]) == (ratios[0], ratios[-1])
     for pair in pairs["pairs"]:
         assert pair["sync_wall_s"] > 0 and pair["baseline_cpu_s"] > 0
+
+
+def test_a_negative_number_of_pairs_is_refused_in_one_line(capsys):
+    import pytest
+
+    from benchmarks.governance_bench import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--mode", "control-plane", "--assets", "10", "--pairs", "-1"])
+    assert exited.value.code == 2
+    assert "--pairs must be 0 or more, not -1" in capsys.readouterr().err
