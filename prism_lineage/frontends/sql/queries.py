@@ -448,6 +448,9 @@ class QueryLowerer:
     def _add_item(self, clause: FromClause, item: exp.Expression, join: exp.Join | None,
                   scope: Scope, env: CteEnv) -> None:
         ctx = self.ctx
+        if join is not None and str(join.args.get("kind") or "").upper() == "ARRAY":
+            self._array_join(clause, join, scope, env)
+            return
         group = _join_group(item)
         if group is not None:
             first, joins = group
@@ -475,6 +478,17 @@ class QueryLowerer:
             clause.add(entry)
             return
         self._join_entry(clause, entry, item, join, scope, env)
+
+    def _array_join(self, clause: FromClause, join: exp.Join, scope: Scope, env: CteEnv) -> None:
+        """ClickHouse's ``[LEFT] ARRAY JOIN …`` as a generator joined to the rows before it
+        (generators.array_join)."""
+        build, source, bind = generators.array_join(self, join, scope, env)
+        origin = self.ctx.origin(join.this) or _first_origin(self.ctx, join)
+        left = str(join.args.get("side") or "").upper() == "LEFT"
+        entry = FromItem(build, [source], JoinKind.LEFT if left else JoinKind.CROSS,
+                         join_id=self.ctx.ids.new("join", origin), origin=origin, takes_where=False)
+        clause.add(entry)
+        bind()
 
     def _join_entry(self, clause: FromClause, entry: FromItem, item: exp.Expression, join: exp.Join,
                     scope: Scope, env: CteEnv, added: bool = False) -> None:
