@@ -621,6 +621,14 @@ class QueryLowerer:
             outer = scope if lateral or isinstance(item, exp.Lateral) else scope.outer
             relation = self.lower_query(inner, outer, env)
             return self._derived(relation, alias, column_aliases, item)
+        if alias is not None and _is_named_join_group(item, ctx):
+            # ``(a JOIN b USING (k)) AS l``: the alias names the joined table, whose columns are
+            # what ``SELECT *`` of the join lists (a USING key once); the names inside are hidden
+            # (``a.x`` is refused).  DuckDB (2.0.1 measured: columns, ``k_1`` for a second ``k``,
+            # ``l(p, q)`` renaming by position) and PostgreSQL read it as that derived table.
+            query = exp.Select(expressions=[exp.Star()]).from_(item.this.copy(), copy=False)
+            outer = scope if lateral else scope.outer
+            return self._derived(self.lower_query(query, outer, env), alias, column_aliases, item)
         inlined = routines.from_item(self, item, alias, column_aliases)  # a table function of the script
         if inlined is not None:
             return inlined
@@ -823,6 +831,14 @@ def _join_group(item: exp.Expression) -> tuple[exp.Expression, list[exp.Join]] |
             bare.set("joins", None)
             return bare, list(inner) + joins
         return (item, joins) if joins else None
+
+
+def _is_named_join_group(item: exp.Expression, ctx: LoweringContext) -> bool:
+    """``(a JOIN b …) AS l`` in a dialect known to read it as ``(SELECT * FROM a JOIN b …) AS l``
+    (DuckDB, PostgreSQL); elsewhere it stays not analysed (said)."""
+    if not (isinstance(item, exp.Subquery) and isinstance(item.this, exp.Table) and item.this.args.get("joins")):
+        return False
+    return type(ctx.dialect).__name__.lower() in ("duckdb", "postgres")
 
 
 def _is_lateral(join: exp.Join, ctx: LoweringContext) -> bool:
