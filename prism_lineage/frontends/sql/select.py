@@ -53,6 +53,9 @@ if TYPE_CHECKING:
     from .context import LoweringContext
     from .queries import CteEnv, QueryLowerer
 
+# Read once (an enum class attribute goes through ``EnumType.__getattr__``'s slot: see expressions._ROWS).
+_ROWS, _GROUPS = Mode.ROWS, Mode.GROUPS
+
 # What a bare HAVING name that is a select alias and an ungrouped input column reads, by dialect
 # (``SelectState.having_alias``); other dialects: not known, both.
 _HAVING_READS_ALIAS = frozenset({"duckdb", "mysql"})
@@ -136,7 +139,7 @@ class AggregateState:
         key = (node, filter_)
         found = self.measure_by_ast.get(key)
         if found is None:
-            call = lowerer.aggregate_call(node, filter_=filter_, mode=Mode.ROWS)
+            call = lowerer.aggregate_call(node, filter_=filter_, mode=_ROWS)
             return self._add_measure(key, call, lowerer)
         origin = lowerer.ctx.origin(node)
         return FieldRef(lowerer.ctx.ids.new("col", origin), origin, found.type, found.id)
@@ -367,7 +370,8 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
     _refuse_unread_clauses(node, ctx)
     from_clause = queries.lower_from(node, scope, env)
     items = _select_items(node, state)
-    state.aliases = {item.name.lower(): item.node for item in items if item.node is not None and _has_alias(item.node)}
+    # (``isinstance(None, …)`` is false: an item without a node is left out.)
+    state.aliases = {item.name.lower(): item.node for item in items if isinstance(item.node, exp.Alias)}
 
     where = node.args.get("where")
     residual: list[Expr] = []
@@ -393,7 +397,7 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
                 expr = state.aggregate.bare_column(expr, lowerer)
             select_exprs.append(expr)
         else:
-            select_exprs.append(lowerer.lower(item.node, Mode.GROUPS))
+            select_exprs.append(lowerer.lower(item.node, _GROUPS))
 
     having = node.args.get("having")
     having_expr = None
@@ -528,10 +532,6 @@ def picks_rows(node: exp.Expression) -> bool:
 
 
 # --- select list --------------------------------------------------------------------------
-
-
-def _has_alias(node: exp.Expression) -> bool:
-    return isinstance(node, exp.Alias)
 
 
 def _refuse_unread_clauses(node: exp.Select, ctx) -> None:
@@ -1046,7 +1046,7 @@ def _has_aggregate_in(root: exp.Expression, state: SelectState) -> bool:
                 function = function.this
             stack.extend(_child_nodes(function))
             stack.extend(a for key, a in _arg_nodes(node) if key != "this")
-        # _QUERY: a subquery's aggregates are its own
+        # _QUERY: a subquery's aggregates are its own; _LEAF: nothing below
     return False
 
 
@@ -1054,10 +1054,14 @@ def _has_aggregate_in(root: exp.Expression, state: SelectState) -> bool:
 # the window's own rule, stop (an aggregate sqlglot models), or ask the function registry (a
 # function sqlglot does not know: ``is_aggregate_name``).
 _PLAIN, _QUERY, _WINDOW, _AGGREGATE, _NAMED = "plain", "query", "window", "aggregate", "named"
+_LEAF = "leaf"  # (skipped, as a query is)
 _AGGREGATE_SEARCH: dict[type, str] = {}
 
 
 def _aggregate_search_kind(cls: type) -> str:
+    if cls is exp.Identifier or cls is exp.Literal:
+        # Nothing below (their arguments are a string and a flag): no generator asked of them.
+        return _LEAF
     if issubclass(cls, (exp.Subquery, exp.Query)):
         return _QUERY
     if issubclass(cls, exp.Window):
