@@ -84,7 +84,7 @@ class AggregateState:
 
     __slots__ = (
         "id", "origin", "keys", "key_fields", "key_by_field", "complex_keys",
-        "measures", "measure_fields", "measure_by_ast", "grouping_sets",
+        "measures", "measure_fields", "measure_by_ast", "measures_by_class", "grouping_sets",
     )
 
     def __init__(self, relation_id: str, origin: Origin | None):
@@ -96,7 +96,13 @@ class AggregateState:
         self.complex_keys: dict[exp.Expression, Field] = {}
         self.measures: list[AggregateCall] = []
         self.measure_fields: list[Field] = []
+        # ``("any_value", field)`` → its measure (a bare column read after grouping).
         self.measure_by_ast: dict[tuple, Field] = {}
+        # An aggregate's class → ``((node, filter), measure)`` of each one met, in order.  Not a
+        # dictionary keyed by the nodes: sqlglot hashes a node's whole tree (about 1 % of a
+        # worker's read went there), and two nodes of different classes are never equal, so a
+        # node is compared (hashed) only with the earlier ones of its class.
+        self.measures_by_class: dict[type, list[tuple[tuple, Field]]] = {}
         self.grouping_sets: tuple[tuple[int, ...], ...] | None = None
 
     def add_key(self, node: exp.Expression, expr: Expr, name: str) -> int:
@@ -137,7 +143,13 @@ class AggregateState:
 
     def measure(self, node: exp.Expression, lowerer: ExpressionLowerer, *, filter_) -> Expr:
         key = (node, filter_)
-        found = self.measure_by_ast.get(key)
+        found = None
+        # What ``{(node, filter): measure}.get(key)`` finds: the measure of an equal key (sqlglot's
+        # ``==``: the same class and the same structural hash), of which there is at most one.
+        for earlier, field in self.measures_by_class.get(type(node), ()):
+            if earlier == key:
+                found = field
+                break
         if found is None:
             call = lowerer.aggregate_call(node, filter_=filter_, mode=_ROWS)
             return self._add_measure(key, call, lowerer)
@@ -150,7 +162,10 @@ class AggregateState:
         field = Field(field_id(self.id, f"m{len(self.measures)}"), call.function, call.type, call.origin)
         self.measures.append(call)
         self.measure_fields.append(field)
-        self.measure_by_ast[key] = field
+        if type(key[0]) is str:
+            self.measure_by_ast[key] = field
+        else:
+            self.measures_by_class.setdefault(type(key[0]), []).append((key, field))
         return FieldRef(lowerer.ctx.ids.new("col", call.origin), call.origin, field.type, field.id)
 
     def build(self, input_: Relation) -> Aggregate:
