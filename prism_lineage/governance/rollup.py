@@ -502,8 +502,22 @@ class _Builder:
         edges: dict[tuple, LineageEdge] = {}
         for edge in self._declared_edges():
             edges.setdefault((edge.source, edge.target, edge.mark, edge.via, edge.file), edge)
-        for edge in self._read_all():
-            edges.setdefault((edge.source, edge.target, edge.mark, edge.via, edge.file), edge)
+        # ``_read_all`` with its parsed edges made in one loop (no generator per statement, no
+        # edge made for a key already held: the first one made is the one kept either way).
+        for statement in self._reading_order():
+            self._result(statement)
+        results, index, ids, parsed = self.results, self.index, self.ids, Mark.PARSED
+        for statement in self.statements:
+            result = results[index[id(statement)]]
+            if isinstance(result, StatementRead):
+                target = ids[statement.writer]
+                via, file = statement.via, statement.file
+                for name, links in result.reads_with_links():
+                    source = ids[name]
+                    if source != target:
+                        key = (source, target, parsed, via, file)
+                        if key not in edges:
+                            edges[key] = LineageEdge(source, target, parsed, via, file, links)
         assets, waiting = self._compiled_assets()
         ordered = tuple(sorted(edges.values(), key=_edge_sort_key(self.assets)))
         by_asset = {asset: tuple(keys) for asset, keys in sorted(self.ledger_by_asset.items())}

@@ -272,24 +272,34 @@ def assets_tables(schema: pa.Schema, assets: list, *, stamp: datetime.datetime, 
     """Rows of ``parse/nodes``, ``compile/reads`` or ``lineage/nodes`` (``schema`` says which
     columns) of the rollup's ``Asset`` objects, ``group_rows`` at a time (as ``statements_tables``):
     no dict per row."""
+    for tables in assets_tables_together((schema,), assets, stamp=stamp, group_rows=group_rows, empty=empty):
+        yield tables[0]
+
+
+def assets_tables_together(schemas: tuple[pa.Schema, ...], assets: list, *, stamp: datetime.datetime,
+                           group_rows: int, empty: bool = False) -> Iterator[tuple[pa.Table, ...]]:
+    """``assets_tables`` of each of ``schemas`` over the same assets, a row group of each at a
+    time: a column two schemas share (``lineage/nodes`` holds every other one's) is converted
+    once per row group, the same array in both."""
     from .epochs import BULK_ROWS
 
     for start in range(0, max(len(assets), int(empty)), group_rows):
         part = assets[start:start + group_rows]
         convert = (lambda kind, values: pa.array(values, type=kind)) if len(part) >= BULK_ROWS else _column
         arrays = {}
-        for f in schema:
-            if f.name == "ingested_at":
-                continue
-            if f.name == "sql_status":
-                values = [None if s is None else s._value_ for s in map(attrgetter("sql_status"), part)]
-            elif f.name == "read_notes":
-                values = [[{"text": n.text, "mentions": list(n.mentions)} for n in notes] if notes else []
-                          for notes in map(attrgetter("read_notes"), part)]
-            else:
-                values = list(map(_ASSET_COLUMNS[f.name], part))
-            arrays[f.name] = convert(f.type, values)
-        yield _table(schema, arrays, len(part), stamp)
+        for schema in schemas:
+            for f in schema:
+                if f.name == "ingested_at" or f.name in arrays:
+                    continue
+                if f.name == "sql_status":
+                    values = [None if s is None else s._value_ for s in map(attrgetter("sql_status"), part)]
+                elif f.name == "read_notes":
+                    values = [[{"text": n.text, "mentions": list(n.mentions)} for n in notes] if notes else []
+                              for notes in map(attrgetter("read_notes"), part)]
+                else:
+                    values = list(map(_ASSET_COLUMNS[f.name], part))
+                arrays[f.name] = convert(f.type, values)
+        yield tuple(_table(schema, arrays, len(part), stamp) for schema in schemas)
 
 
 def _rebased(offsets: array, start: int, end: int) -> array:

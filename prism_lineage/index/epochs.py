@@ -12,7 +12,7 @@ import os
 import re
 import tempfile
 from collections.abc import Iterable
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 
 import pyarrow as pa
@@ -168,6 +168,33 @@ def write_tables(tables: Iterable[pa.Table], schema: pa.Schema, directory: Path,
                 writer.write_table(part)
 
     return _atomically(directory, epoch, write, temporary)
+
+
+def write_tables_together(groups: Iterable[tuple[pa.Table, ...]], files: list[tuple[pa.Schema, Path]],
+                          epoch: int) -> None:
+    """``write_tables`` of several files at once: each item of ``groups`` holds one row group of
+    each file (``files``: its schema and directory, in the same order), written as they are
+    made; each file written and renamed as ``write_tables`` does.  Nothing for no group."""
+    iterator = iter(groups)
+    first = next(iterator, None)
+    if first is None:
+        return
+
+    def nested(writers: list) -> None:
+        if len(writers) < len(files):
+            schema, directory = files[len(writers)]
+
+            def write(temporary: str) -> None:
+                with pq.ParquetWriter(temporary, schema) as writer:
+                    nested([*writers, writer])
+
+            _atomically(directory, epoch, write)
+            return
+        for group in chain((first,), iterator):
+            for writer, part in zip(writers, group):
+                writer.write_table(part)
+
+    nested([])
 
 
 def write_keys(table, keys: list[str], directory: Path, epoch: int, now) -> Path:

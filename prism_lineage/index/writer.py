@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .epochs import (BULK_ROWS, CHUNK_ROWS, epochs, release, reserve, reserved, temporary_file, write_keys,
-                     write_rows, write_tables)
+                     write_rows, write_tables, write_tables_together)
 from .tables import ALIVE, COMPILED_COLUMNS, EDGES, MERGED_NODES, NODES, PASSES, READS, STATEMENTS, TABLES, IndexTable
 
 
@@ -155,7 +155,7 @@ class EpochWriter:
         # Every table is built column by column from the rollup's objects (``columnar.py``); for
         # edges and statements an item is (group key, its edge or statement read), or (key, None)
         # for an emptied group.
-        from .columnar import assets_tables, edges_tables, statements_tables
+        from .columnar import assets_tables, assets_tables_together, edges_tables, statements_tables
 
         edge_items = [(target, edge) for target in edge_targets for edge in (groups.get(target) or (None,))]
 
@@ -174,10 +174,20 @@ class EpochWriter:
             if len(node_changed) >= BULK_ROWS:
                 prepare_bulk()  # both would import pandas (``arrow_rows``): imported once, before the fork
             aside = _ForkedFile.start(self.root / EDGES.directory, write_edges)
+        # The same assets in all three asset files (a full sync's): each column converted once.
+        together = bool(node_changed) and node_changed == read_changed
         try:
-            for table, keys in ((NODES, node_changed), (READS, read_changed)):
-                write_tables(assets_tables(table.schema, [assets[key] for key in keys], stamp=now,
-                                           group_rows=CHUNK_ROWS), table.schema, self.root / table.directory, epoch)
+            if together:
+                tables = (NODES, READS, MERGED_NODES)
+                write_tables_together(assets_tables_together(tuple(t.schema for t in tables),
+                                                             [assets[key] for key in node_changed], stamp=now,
+                                                             group_rows=CHUNK_ROWS),
+                                      [(t.schema, self.root / t.directory) for t in tables], epoch)
+            else:
+                for table, keys in ((NODES, node_changed), (READS, read_changed)):
+                    write_tables(assets_tables(table.schema, [assets[key] for key in keys], stamp=now,
+                                               group_rows=CHUNK_ROWS), table.schema, self.root / table.directory,
+                                 epoch)
             if aside is None:
                 write_edges()
             write_tables(statements_tables(STATEMENTS.schema, [(asset, read) for asset in statement_assets
@@ -186,9 +196,11 @@ class EpochWriter:
                          STATEMENTS.schema, self.root / STATEMENTS.directory, epoch)
             changed = set(node_changed) | set(read_changed)
             # Nodes LEFT JOIN their reads (``_merged``): every changed asset has both.
-            write_tables(assets_tables(MERGED_NODES.schema, [assets[key] for key in sorted(changed) if key in assets],
-                                       stamp=now, group_rows=CHUNK_ROWS, empty=True),
-                         MERGED_NODES.schema, self.root / MERGED_NODES.directory, epoch)
+            if not together:
+                write_tables(assets_tables(MERGED_NODES.schema, [assets[key] for key in sorted(changed)
+                                                                 if key in assets],
+                                           stamp=now, group_rows=CHUNK_ROWS, empty=True),
+                             MERGED_NODES.schema, self.root / MERGED_NODES.directory, epoch)
             self._write(PASSES, [{"environment": lineage.environment, "parser": lineage.parser.value,
                                   "revision": self.revision}], epoch, now, always=True)
             if aside is not None and not aside.finish():

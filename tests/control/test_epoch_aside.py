@@ -131,3 +131,31 @@ def test_no_child_for_a_small_epoch_or_beside_other_threads(tmp_path, monkeypatc
     sync(root, tmp_path / "threads", jobs=1)
     assert forked == []
     assert _files(tmp_path / "small") == _files(tmp_path / "threads")
+
+
+def test_the_asset_files_written_together_are_those_written_one_by_one(tmp_path):
+    """A full sync writes parse/nodes, compile/reads and lineage/nodes side by side, each column
+    converted once (``assets_tables_together``, ``epochs.write_tables_together``): the same bytes
+    as each file written alone, in several row groups or one."""
+    from prism_lineage.governance.rollup import sync as rollup_sync
+    from prism_lineage.governance.loading import load_project
+    from prism_lineage.index.epochs import write_tables, write_tables_together
+    from prism_lineage.index.tables import MERGED_NODES, NODES, READS
+
+    root = _project(tmp_path)
+    project, _ = load_project(root)
+    lineage = rollup_sync(project)
+    assets = [lineage.assets[key] for key in sorted(lineage.assets)]
+    tables = (NODES, READS, MERGED_NODES)
+    for rows in (7, 4000):
+        together = tmp_path / f"together-{rows}"
+        write_tables_together(columnar.assets_tables_together(tuple(t.schema for t in tables), assets, stamp=MOMENT,
+                                                              group_rows=rows),
+                              [(t.schema, together / t.directory) for t in tables], 1)
+        for table in tables:
+            alone = tmp_path / f"alone-{rows}"
+            write_tables(columnar.assets_tables(table.schema, assets, stamp=MOMENT, group_rows=rows), table.schema,
+                         alone / table.directory, 1)
+            written = (together / table.directory / "v1_1.parquet").read_bytes()
+            assert written == (alone / table.directory / "v1_1.parquet").read_bytes()
+        assert not list(together.rglob(".tmp-*"))
