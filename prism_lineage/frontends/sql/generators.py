@@ -487,6 +487,24 @@ def _entries(types, aliases):
     return [Output(names[0], GeneratedColumn(K), "VARCHAR"), Output(names[1], GeneratedColumn(V, 0, "[]"))]
 
 
+def _json_walk(tree: bool, at_path: bool):
+    """DuckDB's and SQLite's ``json_each(j [, path])`` / ``json_tree(j [, path])``: key, value,
+    type, atom, id, parent, fullkey, path (both document this table; DuckDB 2.0.1 measured).
+    Field trial 82: DuckDB's json_each was read as Postgres' (key, value), two columns where
+    DuckDB gives eight, and ``fullkey`` refused.  The value (and atom, the value when scalar) is
+    an element at ``[]`` only for json_each of the document itself; under a path, or anywhere in
+    the tree (json_tree, the document itself included), it is a part of the argument read whole."""
+    part = None if tree or at_path else "[]"
+
+    def outputs(types, aliases):
+        names = _names(aliases, ["key", "value", "type", "atom", "id", "parent", "fullkey", "path"])
+        return [Output(names[0], GeneratedColumn(K), "VARCHAR"), Output(names[1], GeneratedColumn(V, 0, part), "JSON"),
+                Output(names[2], GeneratedColumn(K), "VARCHAR"), Output(names[3], GeneratedColumn(V, 0, part), "JSON"),
+                Output(names[4], GeneratedColumn(I), "UBIGINT"), Output(names[5], GeneratedColumn(I), "UBIGINT"),
+                Output(names[6], GeneratedColumn(P), "VARCHAR"), Output(names[7], GeneratedColumn(P), "VARCHAR")]
+    return outputs
+
+
 def _keys(types, aliases):
     return [Output(_names(aliases, ["json_object_keys"])[0], GeneratedColumn(K), "VARCHAR")]
 
@@ -522,6 +540,8 @@ def _named(node: exp.Anonymous, ctx: "LoweringContext", outer: bool) -> Form | N
         return Form("inline_outer", form.args, form.outputs, True)
     name = node.name.lower()
     known = _NAMED.get(name)
+    if name in ("json_each", "json_tree") and _dialect(ctx) in ("duckdb", "sqlite"):
+        return Form(name, list(node.expressions), _json_walk(name == "json_tree", len(node.expressions) > 1), outer)
     if known is not None:
         args = list(node.expressions)
         if known is _split_to_table or name in ("string_split", "regexp_split_to_table"):
@@ -608,6 +628,148 @@ def from_item(queries, item: exp.Expression, scope, env, alias: str | None, colu
                     fields_of=_undeclared_elements(form, args, outputs, relation, ctx),
                     star_reason=_star_reason(form, outputs))
     return (lambda: relation), [source]
+
+
+def array_join(queries, join: exp.Join, scope, env):
+    """ClickHouse's ``[LEFT] ARRAY JOIN a1 [AS x], a2 [AS y] …``: one generator over every array
+    of the clause, zipped (the engine requires equal lengths, or pads to the longest with
+    ``enable_unaligned_array_join``), joined to the rows before it; ``LEFT`` keeps a row whose
+    arrays are empty.  Each element column is read from its array (path ``[]``) and the row count
+    from every array (the generator rule's control lineage, as for UNNEST).
+
+    Names (ClickHouse documents them; tests 02374_analyzer_array_join, issue 533): an alias names
+    the element and hides any FROM column of that name, while the array keeps its own name; it is
+    not listed by ``*``.  Without an alias the element takes the array column's place, qualified
+    (``t.arr``) or not, in ``*`` too.
+
+    Not exact (conservative, with the reason; the rows still depend on every array): an array
+    naming a select-list alias or an alias of the same clause (read as the aliased expression;
+    what the alias shows after the ARRAY JOIN differs between ClickHouse's analyzers, so it is
+    left as the select list has it), an unaliased array that is not a column (ClickHouse refuses
+    it; nothing names its element), an array column whose FROM item is not known.
+
+    Returns the item's builder, its source and ``bind()``, which makes the names visible once
+    the item is in the clause."""
+    from .expressions import ExpressionLowerer
+    from .scope import Scope, Source
+    from .select import SelectState
+
+    ctx = queries.ctx
+    norm = ctx.normalizer
+    dialect = _dialect(ctx)
+    items: list[tuple[exp.Expression, str | None]] = []
+    for item in [join.this, *join.expressions]:
+        if isinstance(item, exp.Alias):
+            items.append((item.this, norm.part(item.args["alias"])))
+        else:
+            items.append((item, None))
+    aliased: dict[str, exp.Expression] = {}
+    for e in getattr(join.parent, "expressions", None) or []:
+        if isinstance(e, exp.Alias) and e.args.get("alias"):
+            aliased.setdefault(norm.part(e.args["alias"]).lower(), e.this)
+    aliased.update((a.lower(), node) for node, a in items if a)
+    reasons: list[str] = []
+    arrays: list[exp.Expression] = []
+    for node, alias in items:
+        if alias is None and not isinstance(node, exp.Column):
+            reasons.append(f"the ARRAY JOIN of {node.sql(dialect=ctx.dialect)} has no alias (ClickHouse refuses it)")
+        arrays.append(_through_aliases(node, aliased, norm, reasons, ctx))
+    inner = Scope(ctx, scope)
+    lowerer = ExpressionLowerer(SelectState(ctx, inner, queries, env))
+    args = [lowerer.lower(node) for node in arrays]
+    replaced: list[tuple[Source, str]] = []
+    names: list[str] = []
+    for (node, alias), array, arg in zip(items, arrays, args):
+        if alias is not None:
+            names.append(alias)
+            continue
+        names.append(norm.part(node.this) if isinstance(node, exp.Column) else node.sql(dialect=ctx.dialect))
+        if array is not node or not isinstance(node, exp.Column):
+            continue  # an alias read through: the select list keeps showing what it has
+        owner = _owner(scope, node, arg, ctx)
+        if owner is None:
+            reasons.append(f"the ARRAY JOIN of {node.sql(dialect=ctx.dialect)}: which FROM item's column its "
+                           "elements replace is not known")
+        else:
+            replaced.append((owner, names[-1]))
+
+    def outputs(types: list[TypeInfo], aliases: list[str]) -> list[Output]:
+        out = []
+        for position, (info, name) in enumerate(zip(types, names)):
+            unsure = None
+            if info.kind not in ("array", "unknown"):
+                # A Map (tuples of key and value) or a Nested column: not read element by element here.
+                unsure = (f"the ARRAY JOIN of {items[position][0].sql(dialect=dialect)}, which is not "
+                          "declared an array, is not analysed exactly")
+            out.append(Output(name, GeneratedColumn(E, position, "[]"), _type(info.element()), unsure))
+        return out
+
+    reason = "; ".join(reasons) or None
+    form = Form("array join", arrays, outputs, outer=str(join.args.get("side") or "").upper() == "LEFT",
+                exact=reason is None, reason=reason)
+    origin = ctx.origin(join.this) or lowerer._span(join.this)
+    relation, made = build(form, args, [], None, origin, ctx)
+    columns = list(zip([o.name for o in made], relation.columns))
+    source = Source("", "ARRAY JOIN", relation.id, columns, aliased=True)
+    bound = [(name, f) for (name, f), (node, alias), array in zip(columns, items, arrays)
+             if alias is not None or (array is node and isinstance(node, exp.Column))]
+
+    def bind() -> None:
+        for name, f in bound:
+            scope.merged[name.lower()] = _element_ref(ctx, f)
+        for owner, name in replaced:
+            owner.replaced = {**(owner.replaced or {}), name.lower(): relation.columns[names.index(name)]}
+
+    return (lambda: relation), source, bind
+
+
+def _through_aliases(node: exp.Expression, aliased: dict[str, exp.Expression], norm, reasons: list[str],
+                     ctx: "LoweringContext") -> exp.Expression:
+    """``node`` with each unqualified name that is an alias (of the select list or of the ARRAY
+    JOIN itself) replaced by what it aliases (ClickHouse reads aliases everywhere); each said."""
+    def replace(column: exp.Expression) -> exp.Expression:
+        if isinstance(column, exp.Column) and column.args.get("table") is None:
+            target = aliased.get(norm.part(column.this).lower())
+            if target is not None and target is not node and not any(target is p for p in _ancestors(column)):
+                reasons.append(f"the ARRAY JOIN reads {column.sql(dialect=ctx.dialect)}, an alias: read as "
+                               f"{target.sql(dialect=ctx.dialect)}; what the alias shows after the ARRAY JOIN "
+                               "differs between ClickHouse's analyzers")
+                return target.copy()
+        return column
+
+    return node.copy().transform(replace) if any(
+        c.args.get("table") is None and norm.part(c.this).lower() in aliased
+        for c in ([node] if isinstance(node, exp.Column) else node.find_all(exp.Column))) else node
+
+
+def _ancestors(node: exp.Expression):
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def _element_ref(ctx: "LoweringContext", f: Field):
+    def build(origin: Origin | None) -> Expr:
+        return FieldRef(ctx.ids.new("col", origin), origin, f.type, f.id)
+    return build
+
+
+def _owner(scope, node: exp.Column, arg: Expr, ctx: "LoweringContext"):
+    """The FROM item whose column ``node`` (an unaliased ARRAY JOIN array) is: the one source the
+    lowered reference points into, or ``None``."""
+    target = getattr(arg, "field", None)
+    if target is None:
+        return None
+    name = ctx.normalizer.part(node.this)
+    found = []
+    for source in scope.sources:
+        f = source.find(name)
+        if f is None and source.scan is not None and source.scan.declared is None:
+            f = source.open_column(name)
+        if f is not None and f.id == target:
+            found.append(source)
+    return found[0] if len(found) == 1 else None
 
 
 def _with_ordinality(form: Form) -> Form:
@@ -768,15 +930,29 @@ def _literal_struct_items(node: exp.Explode) -> list[tuple[str, exp.Expression]]
     expression (field trial 64: one column, of an "undeclared" type).  ``None`` otherwise (an
     unnamed field, a ``*``, recursive options)."""
     struct = node.this
+    from . import stars
+
+    if _is_row(struct) and _duckdb_options(node) == (False, None):
+        # ``unnest(ROW(a, b))`` / ``unnest((a, b))``: an unnamed struct (DuckDB's TUPLE), whose
+        # fields DuckDB names element1, element2 … (2.0.1 measured; it was one column read as a
+        # list, conservative).  Recursive options are left to the list reading (conservative).
+        if any(stars.is_star(v) for v in struct.expressions):
+            return None
+        return [(f"element{i}", value.copy()) for i, value in enumerate(struct.expressions, 1)]
     if not isinstance(struct, exp.Struct) or not struct.expressions or _duckdb_options(node) != (False, None):
         return None
-    from . import stars
 
     names = [struct_field_name(item) for item in struct.expressions]
     values = [struct_field_value(item) for item in struct.expressions]
     if any(n is None for n in names) or any(stars.is_star(v) for v in values):
         return None
     return [(name, value.copy()) for name, value in zip(names, values)]
+
+
+def _is_row(node: exp.Expression) -> bool:
+    """``ROW(a, b)``, ``(a, b)`` or ``(a,)`` (``(a)`` is ``a`` itself: sqlglot reads no tuple there)."""
+    return isinstance(node, exp.Tuple) and bool(node.expressions) or (
+        isinstance(node, exp.Anonymous) and node.name.lower() == "row" and bool(node.expressions))
 
 
 def _literal_struct_list_items(node: exp.Explode,

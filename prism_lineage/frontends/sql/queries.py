@@ -68,6 +68,11 @@ class CteDef:
     # The scope enclosing the query the WITH belongs to: a CTE inside a subquery may read the
     # outer query's columns, as the subquery itself may (a correlated CTE; field trial 60).
     outer: "Scope | None" = None
+    # A WITH query's own CTE (not a script's view or rows): its references expose the fields of
+    # the structs it builds, as a derived table's do (``exposed``: the body with them, and how many
+    # of its fields are the CTE's columns).
+    exposes: bool = False
+    exposed: "tuple[Relation, int] | None" = None
 
 
 @dataclass(slots=True, eq=False)
@@ -364,7 +369,7 @@ class QueryLowerer:
             # A CTE sees the ones defined before it (and itself, if recursive): give it a
             # snapshot of the environment so far.
             definition_env = CteEnv(env, dict(new_env.defs))
-            definition = CteDef(name, cte, definition_env, columns, recursive, outer=outer)
+            definition = CteDef(name, cte, definition_env, columns, recursive, outer=outer, exposes=True)
             if recursive:
                 definition_env.defs[name.lower()] = definition
             new_env.defs[name.lower()] = definition
@@ -448,6 +453,9 @@ class QueryLowerer:
     def _add_item(self, clause: FromClause, item: exp.Expression, join: exp.Join | None,
                   scope: Scope, env: CteEnv) -> None:
         ctx = self.ctx
+        if join is not None and str(join.args.get("kind") or "").upper() == "ARRAY":
+            self._array_join(clause, join, scope, env)
+            return
         group = _join_group(item)
         if group is not None:
             first, joins = group
@@ -475,6 +483,17 @@ class QueryLowerer:
             clause.add(entry)
             return
         self._join_entry(clause, entry, item, join, scope, env)
+
+    def _array_join(self, clause: FromClause, join: exp.Join, scope: Scope, env: CteEnv) -> None:
+        """ClickHouse's ``[LEFT] ARRAY JOIN …`` as a generator joined to the rows before it
+        (generators.array_join)."""
+        build, source, bind = generators.array_join(self, join, scope, env)
+        origin = self.ctx.origin(join.this) or _first_origin(self.ctx, join)
+        left = str(join.args.get("side") or "").upper() == "LEFT"
+        entry = FromItem(build, [source], JoinKind.LEFT if left else JoinKind.CROSS,
+                         join_id=self.ctx.ids.new("join", origin), origin=origin, takes_where=False)
+        clause.add(entry)
+        bind()
 
     def _join_entry(self, clause: FromClause, entry: FromItem, item: exp.Expression, join: exp.Join,
                     scope: Scope, env: CteEnv, added: bool = False) -> None:
@@ -563,6 +582,9 @@ class QueryLowerer:
     def _source(self, item: exp.Expression, scope: Scope, env: CteEnv, *, lateral: bool):
         """The relation builder and scope source(s) of one FROM item."""
         ctx = self.ctx
+        while isinstance(item, exp.Subquery) and isinstance(item.this, exp.Subquery) and item.this.args.get("alias") \
+                and not any(item.args.get(k) for k in ("alias", "joins", "pivots")):
+            item = item.this  # ``((…) AS l)``: the parentheses around an aliased item change nothing
         if item.args.get("pivots"):
             return pivot.with_pivots(self, item, scope, env, lateral)
         norm = ctx.normalizer
@@ -601,6 +623,15 @@ class QueryLowerer:
             if column_aliases:
                 return self._renamed_open(builder, build, source, column_aliases, origin)
             return build, [source]
+        group = _named_join_group(item, ctx) if alias is not None else None
+        if group is not None:
+            # ``(a JOIN b USING (k)) AS l``: the alias names the joined table, whose columns are
+            # what ``SELECT *`` of the join lists (a USING key once); the names inside are hidden
+            # (``a.x`` is refused).  DuckDB (2.0.1 measured: columns, ``k_1`` for a second ``k``,
+            # ``l(p, q)`` renaming by position) and PostgreSQL read it as that derived table.
+            query = exp.Select(expressions=[exp.Star()]).from_(group.copy(), copy=False)
+            outer = scope if lateral else scope.outer
+            return self._derived(self.lower_query(query, outer, env), alias, column_aliases, item)
         if isinstance(item, (exp.Subquery, exp.Lateral)) and (isinstance(item.this, exp.Query | exp.Subquery) or (
                 isinstance(item.this, exp.Pivot) and item.this.this is not None)):  # ``(PIVOT t ON …)``
             inner = item.this
@@ -682,29 +713,50 @@ class QueryLowerer:
             fields = tuple(Field(field_id(ref_id, i), names[i], f.type, origin) for i, f in enumerate(cte_fields))
             relation: Relation = RecursiveRef(ref_id, origin, definition.name, cte_id,
                                               tuple(f.id for f in cte_fields), fields)
+            shown = len(fields)
         else:
             body = self._cte_relation(definition)
-            ref_id = ctx.ids.new("cte", origin)
-            names = definition.columns + [f.name for f in body.fields][len(definition.columns):]
+            visible = len(body.fields)
             renames_a_star = bool(column_aliases) and needs_renaming(body, column_aliases)
+            if definition.exposes and not renames_a_star:
+                body, visible = self._exposed(definition, body)
+            ref_id = ctx.ids.new("cte", origin)
+            names = definition.columns + [f.name for f in body.fields[:visible]][len(definition.columns):]
             if not renames_a_star:
                 names = column_aliases + names[len(column_aliases):]
-            names = stored_names(names, ctx)
+            names = stored_names(names, ctx) + [f.name for f in body.fields[visible:]]
             fields = tuple(Field(field_id(ref_id, i), names[i], f.type, origin) for i, f in enumerate(body.fields))
             relation = CteRef(ref_id, origin, definition.name, body, fields, definition.script)
+            if visible < len(fields):
+                # ``c.s.x`` of a struct the CTE builds is the field's own value (as for a derived
+                # table, field trial 80): the reference's extra fields stand for the body's.
+                at = {f.id: i for i, f in enumerate(body.fields)}
+                for f in body.fields:
+                    parts = ctx.constructed.get(f.id)
+                    if parts is not None:
+                        ctx.constructed[fields[at[f.id]].id] = (parts[0], tuple(fields[at[p.id]] for p in parts[1]))
+            shown = visible
             if renames_a_star:  # ``FROM c AS u(a, b)`` where c has a schema-less star (renaming.py)
                 relation = rename_by_position(ctx, relation, column_aliases, alias, origin)
+                shown = len(relation.fields)
         columns = []
         star = None
-        for f in relation.fields:
+        for f in relation.fields[:shown]:
             if is_star(f):
                 star = f
             else:
                 columns.append((f.name, f))
-        stars = tuple(f for f in relation.fields if f.name == "*" or f.name.endswith(".*"))
+        stars = tuple(f for f in relation.fields[:shown] if f.name == "*" or f.name.endswith(".*"))
         source = Source(alias, definition.name, relation.id, columns, aliased=True, star=star,
                         named_star=len(stars) == 1, other_stars=stars[:-1])
         return (lambda: relation), [source]
+
+    def _exposed(self, definition: CteDef, body: Relation) -> tuple[Relation, int]:
+        """The CTE's body with the fields of the structs it builds (nested.expose_constructed_fields),
+        once for every reference, and how many of its fields are the CTE's columns."""
+        if definition.exposed is None or definition.exposed[0].id != body.id:
+            definition.exposed = (nested.expose_constructed_fields(self.ctx, body), len(body.fields))
+        return definition.exposed
 
     def _opaque(self, item: exp.Expression, alias: str | None, column_aliases: list[str]):
         """A FROM item the engine does not analyse (yet): its columns are unknown, said so."""
@@ -809,6 +861,21 @@ def _join_group(item: exp.Expression) -> tuple[exp.Expression, list[exp.Join]] |
             bare.set("joins", None)
             return bare, list(inner) + joins
         return (item, joins) if joins else None
+
+
+def _named_join_group(item: exp.Expression, ctx: LoweringContext) -> exp.Table | None:
+    """The join of ``(a JOIN b …) AS l`` (at any depth of parentheses: ``((a JOIN b …)) AS l``)
+    in a dialect known to read it as ``(SELECT * FROM a JOIN b …) AS l`` (DuckDB, PostgreSQL);
+    ``None`` for anything else (elsewhere it stays not analysed, said)."""
+    if not isinstance(item, exp.Subquery) or type(ctx.dialect).__name__.lower() not in ("duckdb", "postgres"):
+        return None
+    inner = item.this
+    while isinstance(inner, exp.Subquery) and not inner.args.get("alias") and not inner.args.get("joins") \
+            and not inner.args.get("pivots"):
+        inner = inner.this
+    if isinstance(inner, exp.Table) and inner.args.get("joins"):
+        return inner
+    return None
 
 
 def _is_lateral(join: exp.Join, ctx: LoweringContext) -> bool:

@@ -48,6 +48,9 @@ class Source:
     # Why the columns its ``*`` column stands for are not known (a generator's, said under
     # ``uncertain`` when ``SELECT *`` lists them).
     star_reason: str | None = None
+    # Columns an unaliased ClickHouse ``ARRAY JOIN arr`` replaced by its elements (lower-case name →
+    # the element): ``t.arr`` and ``*`` read the element after it.
+    replaced: dict[str, Field] | None = None
     _index: dict[str, list[Field]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -95,6 +98,11 @@ class Source:
         return self.star
 
     def star_items(self) -> list[tuple[str, Field]]:
+        if self.replaced:
+            return [(n, self.replaced.get(n.lower(), f)) for n, f in self._star_items()]
+        return self._star_items()
+
+    def _star_items(self) -> list[tuple[str, Field]]:
         scan = self.scan
         if scan is not None:
             if scan.declared is None:
@@ -296,6 +304,8 @@ class Scope:
         while scope is not None:
             source = scope.source(qualifier)
             if source is not None:
+                if source.replaced is not None and name.lower() in source.replaced:
+                    return self._ref(source.replaced[name.lower()], origin, depth)
                 found = source.find(name)
                 if found is not None and source.scan is None and len(source._index[name.lower()]) > 1:
                     self._refuse_duplicated(source, name, origin)
