@@ -338,6 +338,7 @@ def _read_pass(ids, statements, declared, key_of: dict[int, str], previous, resu
                 # While statements are still being looked at, only what has come back is taken
                 # (the workers have work in flight meanwhile); then the pass waits for them.
                 for outcomes in (pool.results(wait=False) if looking else pool.results()):
+                    shared.begin(outcomes)
                     for index, packed, why in outcomes:
                         ready.extend(done(tasks[index], shared.read(packed), why))
                         finished += 1
@@ -402,15 +403,30 @@ class _Shared:
         self.groups: dict[tuple, tuple[ColumnLink, ...]] = {}  # packed group -> its links
         self.dependencies: dict[tuple, Dependency] = {}
         self.names: dict = {}
+        self.held: list = []  # the outcomes of the chunk being read (``begin``)
+        self.by_identity: dict[int, tuple[ColumnLink, ...]] = {}
+
+    def begin(self, outcomes: list) -> None:
+        """The packed reads ``read`` is given next come from ``outcomes`` (one chunk).  A worker
+        sends a group of links its reads repeat as one object (``pack``), so the chunk's reads
+        hold it once: its shared group is found by the object's identity after the first time,
+        with no hash of its links (a tuple of tuples, hashed anew on each lookup: about a quarter
+        of this).  ``outcomes`` is held until the next chunk, so that no identity is reused."""
+        self.held = outcomes
+        self.by_identity = {}
 
     def read(self, packed: tuple) -> StatementRead:
         key, status, reads, columns, outputs, dependencies = packed
-        groups, names = self.groups, self.names
+        groups, names, by_identity = self.groups, self.names, self.by_identity
         found_links = []
         for name, found in columns:
-            shared = groups.get(found)
+            shared = by_identity.get(id(found))
             if shared is None:
-                shared = self._group(found)
+                shared = groups.get(found)
+                if shared is None:
+                    shared = self._group(found)
+                if self.held:
+                    by_identity[id(found)] = shared
             found_links.append((names.setdefault(name, name), shared))
         shared_dependencies = []
         for dependency in dependencies:

@@ -182,6 +182,11 @@ def _sync(project_dir, index, environment, *, wait, base, base_rev, approved, jo
     # they do not hold it (``reading_pass.EarlyPool``); a pool a test or caller gives is its own.
     early = None
     if options.start_pool is None:
+        # The loader (pydantic, PyYAML, the declarations) imported before the fork: the workers
+        # parse the declaration files with it (``native.parsed_elsewhere``) and would each import
+        # it again at their first file (0.2 s of each worker's CPU while the load keeps both cores
+        # busy); this process imports it for the load anyway.
+        from ..governance import loading, native  # noqa: F401
         from .reading_pass import EarlyPool
 
         early = EarlyPool(options.jobs)
