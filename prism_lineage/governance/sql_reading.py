@@ -25,6 +25,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import repeat
 from typing import TypeVar
 
 from ..catalog import Catalog
@@ -471,6 +472,7 @@ def _owner_of(column: str, owners: dict[str, tuple[str, ...]]) -> tuple[str, tup
 
 def _usable_outputs(names: list[str]) -> tuple[str, ...] | None:
     """Output names a reader of this asset can resolve against (none if a star is unknown)."""
-    if not names or any(n == "*" or n.endswith(".*") for n in names) or len(set(names)) != len(names):
+    # (``any(n == "*" or n.endswith(".*") for n in names)``, with no Python-level step per name.)
+    if not names or "*" in names or any(map(str.endswith, names, repeat(".*"))) or len(set(names)) != len(names):
         return None
     return tuple(names)

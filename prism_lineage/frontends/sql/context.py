@@ -42,10 +42,17 @@ class ScanBuilder:
         return self.column(column.name, column.type)
 
     def build(self) -> Scan:
-        fields = tuple(self.columns.values())
-        if self.declared is not None:
+        columns = self.columns  # (each field under its own name: ``column``)
+        if self.declared is not None and len(columns) > 1:
             order = self.declared.positions
-            fields = tuple(sorted(fields, key=lambda f: order.get(f.name, len(order))))
+            if order.keys() >= columns.keys():
+                # Every column read is declared (the commonest): its names sorted by position,
+                # with no Python-level key per field — the same stable sort on the same keys.
+                fields = tuple(map(columns.__getitem__, sorted(columns, key=order.__getitem__)))
+            else:
+                fields = tuple(sorted(columns.values(), key=lambda f: order.get(f.name, len(order))))
+        else:
+            fields = tuple(columns.values())
         return Scan(
             self.scan_id,
             self.origin,

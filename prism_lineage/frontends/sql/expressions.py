@@ -55,6 +55,11 @@ class Mode(Enum):
     WINDOW_INPUT = 3
 
 
+# ``Mode.ROWS`` read once: an enum class's attribute goes through ``EnumType.__getattr__``'s slot
+# (a Python-level hook, several times a global's cost), and every node lowered asks for it.
+_ROWS = Mode.ROWS
+
+
 _BOOLEAN_OPERATORS = (
     exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.And, exp.Or, exp.Not, exp.Like, exp.ILike,
     exp.Is, exp.In, exp.Between, exp.Exists, exp.NullSafeEQ, exp.NullSafeNEQ, exp.RegexpLike,
@@ -105,7 +110,7 @@ class ExpressionLowerer:
 
     def lower(self, node: exp.Expression, mode: Mode = Mode.ROWS) -> Expr:
         state = self.state
-        if mode is not Mode.ROWS and state.aggregate is not None:
+        if mode is not _ROWS and state.aggregate is not None:
             key = state.aggregate.match_key(node)
             if key is not None:
                 return self._ref(key, self.ctx.origin(node) or self._span(node))
@@ -236,24 +241,29 @@ class ExpressionLowerer:
     def column(self, node: exp.Column, mode: Mode) -> Expr:
         if node._meta and stars.READS in node._meta:  # a column COLUMNS(...) stands for
             return stars.lower_stand_in(self, node, mode)
-        if isinstance(node.this, exp.Star):
+        # (``node.this`` and ``node.table`` are computed properties: ``this`` is read once, and
+        # a column with no ``table`` argument has no table name.)
+        args = node.args
+        this = args.get("this")
+        if isinstance(this, exp.Star):
             raise InvalidStatementError(f"'{node.sql()}' is only allowed in a select list or as a function argument",
-                                        origin=self.ctx.origin(node.this))
+                                        origin=self.ctx.origin(this))
         if self.ctx.inlining:  # a name in the body of a function of the script, inlined
             found = routines.parameter(self, node, mode)
             if found is not None:
                 return found
         # (An identifier is never ``$n`` nor ``#n``: most columns skip the call.)
-        number = position_of(node.this) if type(node.this) is not exp.Identifier else None
+        number = position_of(this) if type(this) is not exp.Identifier else None
         if number is not None:  # ``t.$2``
             qualifier = tuple(self.ctx.normalizer.part(p) for p in node.parts[:-1])
             return lower_positional(self, node, number, qualifier, self._near_origin(node), mode)
-        origin = self.ctx.origin(node.this)
-        if not node.table:
+        origin = self.ctx.origin(this)
+        unqualified = args.get("table") is None or not node.table
+        if unqualified:
             row = self._whole_row(node, origin)
             if row is not None:
                 return row
-        if not node.table and self._names_a_variable(node):
+        if unqualified and self._names_a_variable(node):
             variable = read_variable(self.ctx.normalizer.part(node.this), origin, self.ctx)
             if variable is not None:
                 return variable
@@ -287,7 +297,7 @@ class ExpressionLowerer:
                 return self.lower(expression, mode)
             finally:
                 self.state.expanding.discard(key)
-        if mode is not Mode.ROWS and self.state.aggregate is not None:
+        if mode is not _ROWS and self.state.aggregate is not None:
             if self.state.in_having and not node.table:
                 alias = self.state.having_alias(node, resolved, self, mode)
                 if alias is not None:
@@ -305,6 +315,13 @@ class ExpressionLowerer:
         if dialect not in _WHOLE_ROW_DIALECTS:
             return None
         name = self.ctx.normalizer.part(node.this)
+        # A whole row needs a FROM item of that name (the ``break`` below): most columns are
+        # named after no FROM item, and then no source is asked whether it has the column.
+        scope = self.scope
+        while scope is not None and scope.source((name,)) is None:
+            scope = scope.outer
+        if scope is None:
+            return None
         key = name.lower()
         scope, depth = self.scope, 0
         while scope is not None:
@@ -447,7 +464,7 @@ class ExpressionLowerer:
         (``GROUP BY project.name … SELECT billing.project.name``): that key, not the field of
         some value of the group."""
         aggregate = self.state.aggregate
-        if mode is Mode.ROWS or aggregate is None or not aggregate.complex_keys:
+        if mode is _ROWS or aggregate is None or not aggregate.complex_keys:
             return None
         try:
             row = nested.access(self, self.column(column, Mode.ROWS), steps, node, Mode.ROWS, base_node=column)
@@ -563,7 +580,7 @@ class ExpressionLowerer:
         return semi_structured.json_access(self, node, mode)
 
     def generator(self, node: exp.Expression, mode: Mode) -> Expr:
-        if mode is Mode.ROWS:
+        if mode is _ROWS:
             raise InvalidStatementError(
                 f"the generator {function_name(node).upper()} is only allowed in a select list or in FROM",
                 origin=self._span(node))
@@ -624,7 +641,7 @@ class ExpressionLowerer:
         over it would recurse that deep.  A part of the run that is a GROUP BY key written
         again stays one operand (it is a reference to the key)."""
         kind = type(node)
-        aggregate = self.state.aggregate if mode is not Mode.ROWS else None
+        aggregate = self.state.aggregate if mode is not _ROWS else None
         operands = []
         cursor: exp.Expression = node
         while type(cursor) is kind and (cursor is node or aggregate is None or aggregate.match_key(cursor) is None):
@@ -725,7 +742,7 @@ class ExpressionLowerer:
     # --- aggregates and windows ----------------------------------------------------------
 
     def aggregate(self, node: exp.Expression, mode: Mode, *, filter_: exp.Expression | None = None) -> Expr:
-        if mode is Mode.ROWS or self.state.aggregate is None:
+        if mode is _ROWS or self.state.aggregate is None:
             outer = self._outer_aggregate(node, filter_)
             if isinstance(outer, AggregateCall):
                 return outer
@@ -750,7 +767,7 @@ class ExpressionLowerer:
         if outer_scope is None:
             return False
         try:
-            call = self.aggregate_call(node, filter_=filter_, mode=Mode.ROWS)
+            call = self.aggregate_call(node, filter_=filter_, mode=_ROWS)
         except PrismError:
             return False
         outer = False

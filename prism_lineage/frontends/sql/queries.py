@@ -161,12 +161,17 @@ class FromClause:
         for item in self.items[1:]:
             condition = and_all(self.ctx, item.conditions) if item.conditions else None
             kind = item.kind
-            if kind is JoinKind.CROSS and condition is not None:
-                kind = JoinKind.INNER
+            if kind is _CROSS and condition is not None:
+                kind = _INNER
             assert item.join_id is not None
             relation = Join(item.join_id, item.origin, kind, relation, item.build(), condition)
         return relation
 
+
+# Read once (an enum class attribute goes through ``EnumType.__getattr__``'s slot: see
+# expressions._ROWS); asked for every join.
+_INNER, _CROSS = JoinKind.INNER, JoinKind.CROSS
+_SEMI_ANTI = (JoinKind.SEMI, JoinKind.ANTI)
 
 _JOIN_KINDS = {
     ("", ""): JoinKind.INNER,
@@ -502,7 +507,7 @@ class QueryLowerer:
         sources = entry.sources
         side = str(join.args.get("side") or "").upper()
         kind_text = str(join.args.get("kind") or "").upper()
-        entry.kind = _JOIN_KINDS.get((side, kind_text), JoinKind.INNER)
+        entry.kind = _JOIN_KINDS.get((side, kind_text), _INNER)
         if isinstance(item, exp.Lateral) and item.args.get("cross_apply") is False:
             entry.kind = JoinKind.LEFT  # T-SQL's OUTER APPLY keeps every left row
         # A derived table or VALUES list keeps no position of its own: use its first token's.
@@ -527,7 +532,7 @@ class QueryLowerer:
         elif using or natural:
             self._using_join(entry, join, using, natural, scope)
         else:
-            starred = entry.kind not in (JoinKind.SEMI, JoinKind.ANTI)
+            starred = entry.kind not in _SEMI_ANTI
             for source in sources:
                 scope.add(source, starred)
         on = join.args.get("on")
@@ -535,9 +540,9 @@ class QueryLowerer:
         for condition in ([on] if on is not None else []) + pairing:
             lowerer = ExpressionLowerer(SelectState(ctx, scope, self, env))
             entry.conditions.append(lowerer.lower(condition))
-            if entry.kind is JoinKind.CROSS:
-                entry.kind = JoinKind.INNER
-        if entry.kind in (JoinKind.SEMI, JoinKind.ANTI):
+            if entry.kind is _CROSS:
+                entry.kind = _INNER
+        if entry.kind in _SEMI_ANTI:
             # Only the join condition sees the right side (DuckDB, Spark): a column named
             # later is the left side's, and ``*`` lists the left side's alone.
             scope.hide(sources)

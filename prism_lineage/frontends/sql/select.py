@@ -53,6 +53,9 @@ if TYPE_CHECKING:
     from .context import LoweringContext
     from .queries import CteEnv, QueryLowerer
 
+# Read once (an enum class attribute goes through ``EnumType.__getattr__``'s slot: see expressions._ROWS).
+_ROWS, _GROUPS = Mode.ROWS, Mode.GROUPS
+
 # What a bare HAVING name that is a select alias and an ungrouped input column reads, by dialect
 # (``SelectState.having_alias``); other dialects: not known, both.
 _HAVING_READS_ALIAS = frozenset({"duckdb", "mysql"})
@@ -81,7 +84,7 @@ class AggregateState:
 
     __slots__ = (
         "id", "origin", "keys", "key_fields", "key_by_field", "complex_keys",
-        "measures", "measure_fields", "measure_by_ast", "grouping_sets",
+        "measures", "measure_fields", "measure_by_ast", "measures_by_class", "grouping_sets",
     )
 
     def __init__(self, relation_id: str, origin: Origin | None):
@@ -93,7 +96,13 @@ class AggregateState:
         self.complex_keys: dict[exp.Expression, Field] = {}
         self.measures: list[AggregateCall] = []
         self.measure_fields: list[Field] = []
+        # ``("any_value", field)`` → its measure (a bare column read after grouping).
         self.measure_by_ast: dict[tuple, Field] = {}
+        # An aggregate's class → ``((node, filter), measure)`` of each one met, in order.  Not a
+        # dictionary keyed by the nodes: sqlglot hashes a node's whole tree (about 1 % of a
+        # worker's read went there), and two nodes of different classes are never equal, so a
+        # node is compared (hashed) only with the earlier ones of its class.
+        self.measures_by_class: dict[type, list[tuple[tuple, Field]]] = {}
         self.grouping_sets: tuple[tuple[int, ...], ...] | None = None
 
     def add_key(self, node: exp.Expression, expr: Expr, name: str) -> int:
@@ -134,9 +143,15 @@ class AggregateState:
 
     def measure(self, node: exp.Expression, lowerer: ExpressionLowerer, *, filter_) -> Expr:
         key = (node, filter_)
-        found = self.measure_by_ast.get(key)
+        found = None
+        # What ``{(node, filter): measure}.get(key)`` finds: the measure of an equal key (sqlglot's
+        # ``==``: the same class and the same structural hash), of which there is at most one.
+        for earlier, field in self.measures_by_class.get(type(node), ()):
+            if earlier == key:
+                found = field
+                break
         if found is None:
-            call = lowerer.aggregate_call(node, filter_=filter_, mode=Mode.ROWS)
+            call = lowerer.aggregate_call(node, filter_=filter_, mode=_ROWS)
             return self._add_measure(key, call, lowerer)
         origin = lowerer.ctx.origin(node)
         return FieldRef(lowerer.ctx.ids.new("col", origin), origin, found.type, found.id)
@@ -147,7 +162,10 @@ class AggregateState:
         field = Field(field_id(self.id, f"m{len(self.measures)}"), call.function, call.type, call.origin)
         self.measures.append(call)
         self.measure_fields.append(field)
-        self.measure_by_ast[key] = field
+        if type(key[0]) is str:
+            self.measure_by_ast[key] = field
+        else:
+            self.measures_by_class.setdefault(type(key[0]), []).append((key, field))
         return FieldRef(lowerer.ctx.ids.new("col", call.origin), call.origin, field.type, field.id)
 
     def build(self, input_: Relation) -> Aggregate:
@@ -367,7 +385,8 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
     _refuse_unread_clauses(node, ctx)
     from_clause = queries.lower_from(node, scope, env)
     items = _select_items(node, state)
-    state.aliases = {item.name.lower(): item.node for item in items if item.node is not None and _has_alias(item.node)}
+    # (``isinstance(None, …)`` is false: an item without a node is left out.)
+    state.aliases = {item.name.lower(): item.node for item in items if isinstance(item.node, exp.Alias)}
 
     where = node.args.get("where")
     residual: list[Expr] = []
@@ -393,7 +412,7 @@ def lower_select(node: exp.Select, queries: "QueryLowerer", outer: Scope | None,
                 expr = state.aggregate.bare_column(expr, lowerer)
             select_exprs.append(expr)
         else:
-            select_exprs.append(lowerer.lower(item.node, Mode.GROUPS))
+            select_exprs.append(lowerer.lower(item.node, _GROUPS))
 
     having = node.args.get("having")
     having_expr = None
@@ -528,10 +547,6 @@ def picks_rows(node: exp.Expression) -> bool:
 
 
 # --- select list --------------------------------------------------------------------------
-
-
-def _has_alias(node: exp.Expression) -> bool:
-    return isinstance(node, exp.Alias)
 
 
 def _refuse_unread_clauses(node: exp.Select, ctx) -> None:
@@ -1046,7 +1061,7 @@ def _has_aggregate_in(root: exp.Expression, state: SelectState) -> bool:
                 function = function.this
             stack.extend(_child_nodes(function))
             stack.extend(a for key, a in _arg_nodes(node) if key != "this")
-        # _QUERY: a subquery's aggregates are its own
+        # _QUERY: a subquery's aggregates are its own; _LEAF: nothing below
     return False
 
 
@@ -1054,10 +1069,14 @@ def _has_aggregate_in(root: exp.Expression, state: SelectState) -> bool:
 # the window's own rule, stop (an aggregate sqlglot models), or ask the function registry (a
 # function sqlglot does not know: ``is_aggregate_name``).
 _PLAIN, _QUERY, _WINDOW, _AGGREGATE, _NAMED = "plain", "query", "window", "aggregate", "named"
+_LEAF = "leaf"  # (skipped, as a query is)
 _AGGREGATE_SEARCH: dict[type, str] = {}
 
 
 def _aggregate_search_kind(cls: type) -> str:
+    if cls is exp.Identifier or cls is exp.Literal:
+        # Nothing below (their arguments are a string and a flag): no generator asked of them.
+        return _LEAF
     if issubclass(cls, (exp.Subquery, exp.Query)):
         return _QUERY
     if issubclass(cls, exp.Window):

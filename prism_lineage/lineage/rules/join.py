@@ -20,17 +20,20 @@ from .context import RuleContext
 from .filter import clause_relationship
 
 RULE = "join"
+# Read once (an enum class attribute goes through ``EnumType.__getattr__``'s slot).
+_LEFT, _RIGHT = JoinKind.LEFT, JoinKind.RIGHT
+_JOIN, _JOIN_T = Relationship.JOIN, Transformation.JOIN
 
 
 @rule_for.register
 def join_rule(node: Join, ctx: RuleContext) -> None:
-    padded = node.right if node.kind is JoinKind.LEFT else node.left if node.kind is JoinKind.RIGHT else None
+    padded = node.right if node.kind is _LEFT else node.left if node.kind is _RIGHT else None
     for side in (node.left, node.right):
         ctx.flow(side, node.id, "matched" if side is padded else "flow")
     if node.condition is None:
         return
     if node.condition_clause is None:
-        ctx.reads(node.condition, node.id, Relationship.JOIN, Transformation.JOIN, RULE, node)
+        ctx.reads(node.condition, node.id, _JOIN, _JOIN_T, RULE, node)
     else:
         ctx.reads(node.condition, node.id, clause_relationship(node.condition_clause), Transformation.FILTER,
                   RULE, node)
