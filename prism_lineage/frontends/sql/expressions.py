@@ -185,7 +185,35 @@ class ExpressionLowerer:
                         continue
                     out.append(self.lower(item, mode))
                     params.append(key)
+                    if key == "unit" and type(item) is exp.Var and isinstance(node, exp.TimeUnit) \
+                            and not isinstance(node, exp.Interval):
+                        column = self._unit_column(node, item)
+                        if column is not None:
+                            out.append(column)
+                            params.append(key)
         return out, tuple(params)
+
+    def _unit_column(self, node: exp.Expression, unit: exp.Var) -> Expr | None:
+        """DuckDB's and PostgreSQL's ``date_trunc(s, d)``, ``time_bucket(w, d, origin)``: their
+        "unit" is an expression, so a bare name there is a column — but sqlglot turns a column and
+        a string (``'s'``) alike into the unit ``S``.  Where a column of that name is in scope the
+        call may read it: listed, conservative, with the reason (field trial 83: the column was
+        dropped, the field exact without it).  ``None`` elsewhere."""
+        if _dialect_name(self.ctx) not in ("duckdb", "postgres") or not unit.name.isidentifier():
+            return None
+        name = unit.name.lower()
+        try:
+            found = self.scope.resolve(exp.column(name), None)
+        except PrismError:
+            return None
+        fields = getattr(found, "fields", None) or ((found.field,) if isinstance(found, (FieldRef, OuterRef)) else ())
+        if not fields:
+            return None
+        origin = self._span(node)
+        what = node.sql(dialect=self.ctx.dialect)
+        return CandidateRef(self.ctx.ids.new("col", origin), origin, found.type, tuple(fields),
+                            f"{what}: its unit {name!r} may be the column {name} (sqlglot reads a name and a string "
+                            "there alike)")
 
     def _args(self, node: exp.Expression, mode: Mode) -> list[Expr]:
         """Lower every expression argument of a node, in the order the parser stored them."""
