@@ -44,15 +44,19 @@ class EpochIndex:
 
         release(self.root, epoch)
 
-    def write(self, lineage: EnvironmentLineage, *, revision: str | None = None, epoch: int | None = None) -> int:
+    def write(self, lineage: EnvironmentLineage, *, revision: str | None = None, epoch: int | None = None,
+              fork: bool = False) -> int:
         """Write ``lineage`` as the next epoch (read at ``revision``), or as ``epoch`` when the
-        caller reserved it (``reserve``); returns its number."""
+        caller reserved it (``reserve``); returns its number.  ``fork``: a large epoch's edges
+        file may be written by a forked child (``EpochWriter.fork``): only for a caller that
+        knows no other thread runs in this process."""
         current = self._state if self._state is not None and list(self._state.epochs) == self.epochs() else None
         self._state = None
         # The reader this index holds, if any: a writer opens one only if it must read what the
         # index holds (not for a first epoch: DuckDB is then neither imported nor connected).
         writer = EpochWriter(self.root, self._reader)
         writer.revision = revision
+        writer.fork = fork
         epoch = writer.write(lineage, current=current, epoch=epoch)
         if self._reader is None:
             self._reader = writer._reader  # the one it opened (None when it read nothing)

@@ -76,13 +76,22 @@ def write_atomically(table: pa.Table, directory: Path, epoch: int) -> Path:
     return _atomically(directory, epoch, lambda temporary: pq.write_table(table, temporary))
 
 
-def _atomically(directory: Path, epoch: int, write) -> Path:
-    """``write(temporary)`` then fsync and rename onto ``epoch``'s file: a reader never sees a
-    part-written file, and a failed write leaves no temp file behind."""
+def temporary_file(directory: Path) -> str:
+    """A new empty temporary file in ``directory`` (created), named as every writer names them
+    (``.tmp-*``: ``prism-lineage index check`` lists one left behind, ``repair`` removes it)."""
     directory.mkdir(parents=True, exist_ok=True)
-    target = epoch_file(directory, epoch)
     handle, temporary = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=directory)
     os.close(handle)
+    return temporary
+
+
+def _atomically(directory: Path, epoch: int, write, temporary: str | None = None) -> Path:
+    """``write(temporary)`` then fsync and rename onto ``epoch``'s file: a reader never sees a
+    part-written file, and a failed write leaves no temp file behind.  ``temporary``: one made
+    by ``temporary_file`` beforehand (a forked writer's, which its parent removes if it stops)."""
+    target = epoch_file(directory, epoch)
+    if temporary is None:
+        temporary = temporary_file(directory)
     try:
         write(temporary)
         with open(temporary, "rb") as written:
@@ -142,9 +151,11 @@ def write_rows(table, rows: Iterable, directory: Path, epoch: int, now, *, alway
     return _atomically(directory, epoch, write)
 
 
-def write_tables(tables: Iterable[pa.Table], schema: pa.Schema, directory: Path, epoch: int) -> Path | None:
+def write_tables(tables: Iterable[pa.Table], schema: pa.Schema, directory: Path, epoch: int,
+                 temporary: str | None = None) -> Path | None:
     """Write ``tables`` (one row group each, made as they are consumed) as ``directory``'s file of
-    ``epoch``, as ``write_rows`` writes its row groups; nothing when there is no table."""
+    ``epoch``, as ``write_rows`` writes its row groups; nothing when there is no table.
+    ``temporary``: the temporary file to write it in (``_atomically``)."""
     iterator = iter(tables)
     first = next(iterator, None)
     if first is None:
@@ -156,7 +167,7 @@ def write_tables(tables: Iterable[pa.Table], schema: pa.Schema, directory: Path,
             for part in iterator:
                 writer.write_table(part)
 
-    return _atomically(directory, epoch, write)
+    return _atomically(directory, epoch, write, temporary)
 
 
 def write_keys(table, keys: list[str], directory: Path, epoch: int, now) -> Path:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from .epochs import CHUNK_ROWS, epochs, release, reserve, reserved, write_keys, write_rows, write_tables
+from .epochs import (BULK_ROWS, CHUNK_ROWS, epochs, release, reserve, reserved, temporary_file, write_keys,
+                     write_rows, write_tables)
 from .tables import ALIVE, COMPILED_COLUMNS, EDGES, MERGED_NODES, NODES, PASSES, READS, STATEMENTS, TABLES, IndexTable
 
 
@@ -25,6 +26,10 @@ if TYPE_CHECKING:
     from .state import IndexState
 
 STATEMENT_GROUP_ROWS = 1_000
+
+# An epoch's edges file is written by a forked child (``EpochWriter.fork``) from this many rows:
+# a full sync's (35,000 at 10,000 assets); below it the fork is not worth its cost.
+FORK_EDGE_ROWS = 20_000
 
 # The rollup, the ledger's rows and the index's reader (DuckDB) are imported where they are used:
 # an SQL-only sync writes a known delta without reading the index.
@@ -47,6 +52,9 @@ class EpochWriter:
         self._reader = reader
         self.delta: EpochDelta | None = None
         self.revision: str | None = None  # the revision the sync read (the control plane sets it)
+        # Whether a large epoch's edges file may be written by a forked child (``_ForkedFile``):
+        # only a caller that knows no other thread runs in its process may say so (the sync).
+        self.fork = False
 
     @property
     def reader(self) -> IndexReader:
@@ -149,24 +157,46 @@ class EpochWriter:
         # for an emptied group.
         from .columnar import assets_tables, edges_tables, statements_tables
 
-        for table, keys in ((NODES, node_changed), (READS, read_changed)):
-            write_tables(assets_tables(table.schema, [assets[key] for key in keys], stamp=now, group_rows=CHUNK_ROWS),
-                         table.schema, self.root / table.directory, epoch)
+        edge_items = [(target, edge) for target in edge_targets for edge in (groups.get(target) or (None,))]
 
-        write_tables(edges_tables(EDGES.schema, [(target, edge) for target in edge_targets
-                                                 for edge in (groups.get(target) or (None,))],
-                                  stamp=now, group_rows=CHUNK_ROWS), EDGES.schema, self.root / EDGES.directory, epoch)
-        write_tables(statements_tables(STATEMENTS.schema, [(asset, read) for asset in statement_assets
-                                                           for read in (statements.get(asset) or (None,))],
-                                       stamp=now, group_rows=STATEMENT_GROUP_ROWS),
-                     STATEMENTS.schema, self.root / STATEMENTS.directory, epoch)
-        changed = set(node_changed) | set(read_changed)
-        # Nodes LEFT JOIN their reads (``_merged``): every changed asset has both.
-        write_tables(assets_tables(MERGED_NODES.schema, [assets[key] for key in sorted(changed) if key in assets],
-                                   stamp=now, group_rows=CHUNK_ROWS, empty=True),
-                     MERGED_NODES.schema, self.root / MERGED_NODES.directory, epoch)
-        self._write(PASSES, [{"environment": lineage.environment, "parser": lineage.parser.value,
-                              "revision": self.revision}], epoch, now, always=True)
+        def write_edges(temporary: str | None = None) -> None:
+            write_tables(edges_tables(EDGES.schema, edge_items, stamp=now, group_rows=CHUNK_ROWS), EDGES.schema,
+                         self.root / EDGES.directory, epoch, temporary)
+
+        # A large epoch's edges file is written by a forked child while this process writes the
+        # others (at 100,000 assets this process was the one still running, the store's child
+        # done, for two seconds of the epoch).  The file is renamed into place before the epoch is
+        # committed, as this process would; a child that failed is replaced by writing it here.
+        aside = None
+        # Not beside an open DuckDB connection of this index (its threads: a sync that read the
+        # index first); a first sync never opens one.
+        if self.fork and len(edge_items) >= FORK_EDGE_ROWS and self._reader is None:
+            if len(node_changed) >= BULK_ROWS:
+                prepare_bulk()  # both would import pandas (``arrow_rows``): imported once, before the fork
+            aside = _ForkedFile.start(self.root / EDGES.directory, write_edges)
+        try:
+            for table, keys in ((NODES, node_changed), (READS, read_changed)):
+                write_tables(assets_tables(table.schema, [assets[key] for key in keys], stamp=now,
+                                           group_rows=CHUNK_ROWS), table.schema, self.root / table.directory, epoch)
+            if aside is None:
+                write_edges()
+            write_tables(statements_tables(STATEMENTS.schema, [(asset, read) for asset in statement_assets
+                                                               for read in (statements.get(asset) or (None,))],
+                                           stamp=now, group_rows=STATEMENT_GROUP_ROWS),
+                         STATEMENTS.schema, self.root / STATEMENTS.directory, epoch)
+            changed = set(node_changed) | set(read_changed)
+            # Nodes LEFT JOIN their reads (``_merged``): every changed asset has both.
+            write_tables(assets_tables(MERGED_NODES.schema, [assets[key] for key in sorted(changed) if key in assets],
+                                       stamp=now, group_rows=CHUNK_ROWS, empty=True),
+                         MERGED_NODES.schema, self.root / MERGED_NODES.directory, epoch)
+            self._write(PASSES, [{"environment": lineage.environment, "parser": lineage.parser.value,
+                                  "revision": self.revision}], epoch, now, always=True)
+            if aside is not None and not aside.finish():
+                write_edges()  # the child did not write it (its temporary file is removed)
+        except BaseException:
+            if aside is not None:
+                aside.stop()
+            raise
         write_keys(ALIVE, sorted(assets), self.root / ALIVE.directory, epoch, now)
         self.delta = EpochDelta(epoch, [lineage.assets[a] for a in sorted(changed) if a in lineage.assets],
                                 sorted(set(current.assets) - set(lineage.assets)),
@@ -198,6 +228,94 @@ class EpochWriter:
         # them were the largest thing a 10,000-asset sync held at once (+110 MB).
         write_rows(table, rows, self.root / table.directory, epoch, now, always=always, bulk=True,
                    group_rows=STATEMENT_GROUP_ROWS if table is STATEMENTS else None)
+
+
+def prepare_bulk() -> None:
+    """What ``pyarrow.array`` imports on its first call (pandas, when installed: about a third of
+    a second), imported now."""
+    import pyarrow as pa
+
+    pa.array([], type=pa.string())
+
+
+class _ForkedFile:
+    """One epoch file written by a forked child (``write(temporary)``), into a temporary file this
+    process made first: a child that is stopped leaves nothing (its temporary file is removed
+    here); one that failed exits with status 1, and its file is then written by this process.
+
+    The child inherits what it writes from (no copy, no pickling) and ends with ``os._exit``:
+    none of this process's cleanup, buffers or handlers run there.  Ctrl-C is this process's
+    (the child ignores it): it stops the child."""
+
+    def __init__(self, pid: int, temporary: str):
+        self.pid: int | None = pid
+        self.temporary = temporary
+
+    @classmethod
+    def start(cls, directory: Path, write) -> _ForkedFile | None:
+        """None when no child could be forked (nothing is left then).  Ctrl-C while forking is
+        raised, nothing left."""
+        import os
+
+        temporary = None
+        try:
+            temporary = temporary_file(directory)
+            pid = os.fork()
+        except BaseException as error:
+            if temporary is not None:
+                Path(temporary).unlink(missing_ok=True)
+            if not isinstance(error, Exception):
+                raise  # Ctrl-C
+            return None  # no process left, no file: written here instead
+        if pid == 0:
+            _in_child(lambda: write(temporary))
+        return cls(pid, temporary)
+
+    def finish(self) -> bool:
+        """Wait for the child: whether it wrote the file (else its temporary file is removed)."""
+        import os
+
+        try:
+            _, status = os.waitpid(self.pid, 0)
+            written = os.waitstatus_to_exitcode(status) == 0
+        except ChildProcessError:
+            written = False
+        self.pid = None
+        if not written:
+            Path(self.temporary).unlink(missing_ok=True)
+        return written
+
+    def stop(self) -> None:
+        """The child killed (if it runs) and reaped, its temporary file removed."""
+        import os
+        import signal
+
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (OSError, ChildProcessError):
+                pass
+            self.pid = None
+        Path(self.temporary).unlink(missing_ok=True)
+
+
+def _in_child(write) -> None:
+    """What a forked child runs: ``write()``, then ``os._exit`` (status 0 when it returned, 1
+    when it raised anything)."""
+    import os
+    import signal
+
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this child
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        write()
+        code = 0
+    except BaseException:  # noqa: BLE001 - the parent writes it itself
+        code = 1
+    finally:
+        os._exit(code)
 
 
 def _declared(asset: Asset) -> tuple:

@@ -34,6 +34,9 @@ def _connection() -> duckdb.DuckDBPyConnection:
     "SELECT * FROM (a NATURAL JOIN b) AS l",
     "SELECT l.*, c.z FROM (a JOIN b USING (k)) l, c",
     "SELECT * FROM ((a JOIN b USING (k)) AS l JOIN c ON l.k = c.k)",
+    # more parentheses (sqlglot's qualify_tables fixtures): refused before, "expected a query"
+    "SELECT * FROM ((a JOIN b USING (k))) AS _0",
+    "SELECT l.y FROM (((a JOIN b USING (k))) AS l)",
 ])
 def test_columns_and_sources_as_duckdb_computes_them(sql: str) -> None:
     con = _connection()

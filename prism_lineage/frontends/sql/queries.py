@@ -587,6 +587,9 @@ class QueryLowerer:
     def _source(self, item: exp.Expression, scope: Scope, env: CteEnv, *, lateral: bool):
         """The relation builder and scope source(s) of one FROM item."""
         ctx = self.ctx
+        while isinstance(item, exp.Subquery) and isinstance(item.this, exp.Subquery) and item.this.args.get("alias") \
+                and not any(item.args.get(k) for k in ("alias", "joins", "pivots")):
+            item = item.this  # ``((…) AS l)``: the parentheses around an aliased item change nothing
         if item.args.get("pivots"):
             return pivot.with_pivots(self, item, scope, env, lateral)
         norm = ctx.normalizer
@@ -626,20 +629,21 @@ class QueryLowerer:
             if column_aliases:
                 return self._renamed_open(builder, build, source, column_aliases, origin)
             return build, [source]
+        group = _named_join_group(item, ctx) if alias is not None else None
+        if group is not None:
+            # ``(a JOIN b USING (k)) AS l``: the alias names the joined table, whose columns are
+            # what ``SELECT *`` of the join lists (a USING key once); the names inside are hidden
+            # (``a.x`` is refused).  DuckDB (2.0.1 measured: columns, ``k_1`` for a second ``k``,
+            # ``l(p, q)`` renaming by position) and PostgreSQL read it as that derived table.
+            query = exp.Select(expressions=[exp.Star()]).from_(group.copy(), copy=False)
+            outer = scope if lateral else scope.outer
+            return self._derived(self.lower_query(query, outer, env), alias, column_aliases, item)
         if isinstance(item, (exp.Subquery, exp.Lateral)) and (isinstance(item.this, exp.Query | exp.Subquery) or (
                 isinstance(item.this, exp.Pivot) and item.this.this is not None)):  # ``(PIVOT t ON …)``
             inner = item.this
             outer = scope if lateral or isinstance(item, exp.Lateral) else scope.outer
             relation = self.lower_query(inner, outer, env)
             return self._derived(relation, alias, column_aliases, item)
-        if alias is not None and _is_named_join_group(item, ctx):
-            # ``(a JOIN b USING (k)) AS l``: the alias names the joined table, whose columns are
-            # what ``SELECT *`` of the join lists (a USING key once); the names inside are hidden
-            # (``a.x`` is refused).  DuckDB (2.0.1 measured: columns, ``k_1`` for a second ``k``,
-            # ``l(p, q)`` renaming by position) and PostgreSQL read it as that derived table.
-            query = exp.Select(expressions=[exp.Star()]).from_(item.this.copy(), copy=False)
-            outer = scope if lateral else scope.outer
-            return self._derived(self.lower_query(query, outer, env), alias, column_aliases, item)
         inlined = routines.from_item(self, item, alias, column_aliases)  # a table function of the script
         if inlined is not None:
             return inlined
@@ -865,12 +869,19 @@ def _join_group(item: exp.Expression) -> tuple[exp.Expression, list[exp.Join]] |
         return (item, joins) if joins else None
 
 
-def _is_named_join_group(item: exp.Expression, ctx: LoweringContext) -> bool:
-    """``(a JOIN b …) AS l`` in a dialect known to read it as ``(SELECT * FROM a JOIN b …) AS l``
-    (DuckDB, PostgreSQL); elsewhere it stays not analysed (said)."""
-    if not (isinstance(item, exp.Subquery) and isinstance(item.this, exp.Table) and item.this.args.get("joins")):
-        return False
-    return type(ctx.dialect).__name__.lower() in ("duckdb", "postgres")
+def _named_join_group(item: exp.Expression, ctx: LoweringContext) -> exp.Table | None:
+    """The join of ``(a JOIN b …) AS l`` (at any depth of parentheses: ``((a JOIN b …)) AS l``)
+    in a dialect known to read it as ``(SELECT * FROM a JOIN b …) AS l`` (DuckDB, PostgreSQL);
+    ``None`` for anything else (elsewhere it stays not analysed, said)."""
+    if not isinstance(item, exp.Subquery) or type(ctx.dialect).__name__.lower() not in ("duckdb", "postgres"):
+        return None
+    inner = item.this
+    while isinstance(inner, exp.Subquery) and not inner.args.get("alias") and not inner.args.get("joins") \
+            and not inner.args.get("pivots"):
+        inner = inner.this
+    if isinstance(inner, exp.Table) and inner.args.get("joins"):
+        return inner
+    return None
 
 
 def _is_lateral(join: exp.Join, ctx: LoweringContext) -> bool:
