@@ -163,7 +163,8 @@ def _scans(root, found: dict[str, None], subqueries: bool = True) -> None:
         nested = list(node.inputs)
         if subqueries and type(node) is not Scan:  # a Scan holds no expression
             _subqueries(node, nested)
-        for child in reversed(nested):
+        nested.reverse()  # (in place: no iterator object per relation)
+        for child in nested:
             if child.id not in seen:
                 stack.append((child, False))
 

@@ -603,8 +603,9 @@ class QueryLowerer:
         if semantic is not None:
             return self._derived(self.lower_query(semantic, scope.outer, env), alias, column_aliases, item)
         if isinstance(item, exp.Table) and isinstance(item.this, exp.Identifier):
-            parts = table_parts(item, ctx)
-            origin = ctx.join(ctx.origin(item.parts[0]), ctx.origin(item.this))
+            nodes = item.parts  # (a new list each time it is asked for)
+            parts = table_parts(item, ctx, nodes)
+            origin = ctx.join(ctx.origin(nodes[0]), ctx.origin(item.this))
             if len(parts) == 1:
                 definition = env.lookup(parts[0])
                 if definition is not None:

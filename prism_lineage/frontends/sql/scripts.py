@@ -193,10 +193,13 @@ class ScriptCatalog:
 
     def script_table(self, parts: tuple[str, ...]) -> ScriptTable | None:
         """The table of the script that ``parts`` names, latest first."""
-        wanted = tuple(p.lower() for p in parts)
-        if not wanted:
+        if not parts:
             return None
-        for entry in reversed(self._tables.named(wanted[-1])):
+        named = self._tables.named(parts[-1].lower())
+        if not named:  # (most names: no table of the script ends so)
+            return None
+        wanted = tuple(p.lower() for p in parts)
+        for entry in reversed(named):
             have = tuple(p.lower() for p in entry.table.parts)
             shorter = min(len(have), len(wanted))
             if have[-shorter:] == wanted[-shorter:] and have[-1] == wanted[-1]:
