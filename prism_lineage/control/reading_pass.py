@@ -608,11 +608,17 @@ class _Worker:
     def _read_one(cls, key: str, sql: str, dialect: str | None) -> tuple[tuple, str | None]:
         """The statement's read, packed (``pack``), and why it could not be read."""
         timeout = cls.budget.timeout
+        try:
+            # Built once per worker (a worker forked after the pass began builds it at its first
+            # statement): outside the statement's time limit, which is the statement's own.
+            reader = cls._reader()
+        except Exception as error:  # noqa: BLE001 - said for the statement, as below
+            return pack(StatementRead(key, SqlStatus.NOT_PARSED)), f"internal error: {type(error).__name__}: {error}"
         if timeout:
             previous = signal.signal(signal.SIGALRM, _alarm)
             signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
-            return cls._reader().read_as(sql, dialect, _packed), None
+            return reader.read_as(sql, dialect, _packed), None
         except _OverTime:
             return pack(StatementRead(key, SqlStatus.NOT_PARSED)), f"took longer than {timeout:g} s"
         except RecursionError:
