@@ -278,9 +278,12 @@ def run_control_plane(total: int, seed: int, *, samples: int = 100, jobs: tuple[
 def _pairs(project: Project, root: Path, index: Path, scratch: Path, jobs: str, baseline_sample: int, count: int,
            cores: int) -> dict:
     """``count`` pairs of (a full sync from nothing, sqlglot's parse + qualify of the same
-    statements), each pair's two halves back to back, the order alternating (sync first, then
-    baseline first): this machine's speed drifts by as much as a third within minutes, so a ratio
-    is only worth its pair, and the figure to quote is the median of the pairs' ratios.
+    statements): this machine's speed drifts by as much as a third within minutes, so a ratio is
+    only worth its pair, and the figure to quote is the median of the pairs' ratios.  Each pair's
+    baseline is timed in two halves of its sample, one just before the sync and one just after
+    it, so that a drift over the pair weighs on both sides alike (session 9: back to back in
+    alternating order, the same baseline took 100-152 s of CPU within twenty minutes, while the
+    sync moved far less); each half's own figure is kept, to show the drift.
     ``index``: a synced index of ``project`` (the baseline's columns of the views)."""
     import shutil
 
@@ -288,17 +291,18 @@ def _pairs(project: Project, root: Path, index: Path, scratch: Path, jobs: str, 
     for i in range(count):
         fresh = scratch / f"index-pair-{i}"
         shutil.rmtree(fresh, ignore_errors=True)
-        if i % 2 == 0:
-            sync = _sync_process(root, fresh, jobs)
-            baseline = _baseline(project, index, baseline_sample)
-        else:
-            baseline = _baseline(project, index, baseline_sample)
-            sync = _sync_process(root, fresh, jobs)
+        before = _baseline(project, index, baseline_sample, part=(0, 2))
+        sync = _sync_process(root, fresh, jobs)
+        after = _baseline(project, index, baseline_sample, part=(1, 2))
         shutil.rmtree(fresh, ignore_errors=True)
-        per_core = baseline["cpu_s_all_statements"] / cores
-        found.append({"order": "sync, baseline" if i % 2 == 0 else "baseline, sync",
+        timed = before["statements_timed"] + after["statements_timed"]
+        cpu = (before["cpu_s_timed"] + after["cpu_s_timed"]) * before["statements_all"] / timed if timed else 0.0
+        per_core = cpu / cores
+        found.append({"order": "baseline half, sync, baseline half",
                       "sync_wall_s": sync["wall_s"], "sync_cpu_s": sync["cpu_s"],
-                      "baseline_cpu_s": baseline["cpu_s_all_statements"],
+                      "baseline_cpu_s": round(cpu, 3),
+                      "baseline_cpu_s_before": before["cpu_s_all_statements"],
+                      "baseline_cpu_s_after": after["cpu_s_all_statements"],
                       "wall_over_baseline_per_core": round(sync["wall_s"] / per_core, 3) if per_core else None,
                       "load_average": _load()})
     ratios = sorted(p["wall_over_baseline_per_core"] for p in found if p["wall_over_baseline_per_core"])
@@ -443,10 +447,11 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
-def _baseline(project: Project, index: Path, sample: int) -> dict:
+def _baseline(project: Project, index: Path, sample: int, part: tuple[int, int] | None = None) -> dict:
     """sqlglot's own parse + qualify of the same statements (one core), against the columns the
     sync worked out — the floor a sync is compared with.  A sample is timed and scaled when the
-    project has more statements."""
+    project has more statements.  ``part`` (i, n): only the i-th of n interleaved slices of that
+    sample (``_pairs`` times a pair's baseline in two halves, around the sync)."""
     import sqlglot
     from sqlglot.errors import SqlglotError
     from sqlglot.optimizer.qualify import qualify
@@ -470,6 +475,8 @@ def _baseline(project: Project, index: Path, sample: int) -> dict:
         schema.setdefault(v.namespace, {})[v.name] = {c: "varchar" for c in outputs.get(v.full_name, ())}
     rng = random.Random(1)
     chosen = statements if len(statements) <= sample else rng.sample(statements, sample)
+    if part is not None:
+        chosen = chosen[part[0]::part[1]]
     failed = 0
     # Built once, as a reader that knows the catalog would (a dict given to ``qualify`` is
     # normalised again on every call: every table of the warehouse per statement).
@@ -482,7 +489,8 @@ def _baseline(project: Project, index: Path, sample: int) -> dict:
             failed += 1
     cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
     scale = len(statements) / len(chosen)
-    return {"statements_timed": len(chosen), "failed": failed, "cpu_s_timed": round(cpu, 3),
+    return {"statements_timed": len(chosen), "statements_all": len(statements), "failed": failed,
+            "cpu_s_timed": round(cpu, 3),
             "wall_s_timed": round(wall, 3), "cpu_s_all_statements": round(cpu * scale, 3)}
 
 

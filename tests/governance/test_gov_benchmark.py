@@ -29,17 +29,32 @@ def test_control_plane_mode_reads_every_statement_then_none_then_one():
     assert figures["baseline_sqlglot_parse_qualify"]["failed"] == 0
 
 
-def test_pairs_alternate_their_order_and_give_the_median_of_their_ratios():
+def test_pairs_time_the_baseline_around_the_sync_and_give_the_median_of_their_ratios():
     figures = run_control_plane(200, seed=4, samples=2, jobs=("2",), baseline_sample=30, cli_answers=False,
                                 pairs=3)
     pairs = figures["pairs"]
-    assert [p["order"] for p in pairs["pairs"]] == ["sync, baseline", "baseline, sync", "sync, baseline"]
+    assert [p["order"] for p in pairs["pairs"]] == ["baseline half, sync, baseline half"] * 3
     ratios = sorted(p["wall_over_baseline_per_core"] for p in pairs["pairs"])
     assert all(r > 0 for r in ratios)
     assert pairs["median_wall_over_baseline_per_core"] == ratios[1]
     assert (pairs["min"], pairs["max"]) == (ratios[0], ratios[-1])
     for pair in pairs["pairs"]:
-        assert pair["sync_wall_s"] > 0 and pair["baseline_cpu_s"] > 0
+        assert pair["sync_wall_s"] > 0 and pair["baseline_cpu_s_before"] > 0 and pair["baseline_cpu_s_after"] > 0
+        # The two halves (15 statements each, scaled) together are the pair's whole baseline.
+        halves = (pair["baseline_cpu_s_before"] + pair["baseline_cpu_s_after"]) / 2
+        assert abs(pair["baseline_cpu_s"] - halves) <= 0.01 + 0.001 * halves
+
+
+def test_a_baseline_in_parts_times_each_statement_of_its_sample_once(tmp_path):
+    from benchmarks.governance_bench import _baseline, _sync_process, generate, write_native
+
+    project = generate(120, 5)
+    write_native(project, tmp_path / "project")
+    _sync_process(tmp_path / "project", tmp_path / "index", "1")
+    whole = _baseline(project, tmp_path / "index", 40)
+    halves = [_baseline(project, tmp_path / "index", 40, part=(i, 2)) for i in (0, 1)]
+    assert [h["statements_timed"] for h in halves] == [20, 20] and whole["statements_timed"] == 40
+    assert all(h["statements_all"] == whole["statements_all"] for h in halves)
 
 
 def test_a_negative_number_of_pairs_is_refused_in_one_line(capsys):
